@@ -1,0 +1,81 @@
+// Validated translation options, produced from a YAML config or a legacy RT-CUDA config.txt.
+//
+// Every field has one meaning whatever file format it came from; docs/config.md documents the
+// YAML keys and how each legacy key maps onto these fields.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+// An inclusive integer range a tuning parameter is searched over.
+struct TuningRange {
+  int min = 1;
+  int max = 1;
+  bool operator==(const TuningRange &o) const { return min == o.min && max == o.max; }
+};
+
+// Options of one kernel (one C function turned into a __global__ function).
+struct KernelOptions {
+  std::string name;              // the C function's name
+  std::string configFile;        // where these options were read (for diagnostics)
+  int configLine = 0;            // line of the kernel's entry in that file, 0 if unknown
+
+  // How many outer loops of the nest are mapped onto the GPU: 0 = decide from the source
+  // (the loops whose variables index every store), 1 or more = exactly that many.
+  int parallelLoops = 0;
+  bool collapse = true;          // fuse the parallel loops into one index (LOOP_COLLAPSING)
+  bool merge = false;            // BlockMerge: MERGE_LEVEL results per thread along rows
+  bool skew = false;             // BlockSkew: SKEW_LEVEL results per thread along columns
+  std::vector<std::string> prefetch;     // arrays staged in shared memory (PREFETCHED_ARRAYS)
+  std::vector<std::string> noPrefetch;   // arrays never staged (NON_PREFETCHED_ARRAYS)
+
+  // Legacy dialect: the row width of 1-D pointer parameters indexed with two subscripts
+  // (ROW_DIM), a C expression over the kernel's scalar parameters. Empty = not given.
+  std::string rowDim;
+  // Expected element type of the kernel's arrays (DATA_TYPE); empty = take it from the source.
+  // A value that contradicts the source is an error, never silently ignored.
+  std::string dataType;
+  // Legacy 2DMATRIX key: true/false when given, unset otherwise. Implies parallelLoops 2 or 1
+  // when parallelLoops is 0.
+  std::optional<bool> matrix2D;
+
+  // Tuning ranges. blockSize values are threads per block and are searched in multiples of 32;
+  // max 0 means "the device maximum" (1024 on every supported GPU).
+  TuningRange blockSize{32, 1024};
+  TuningRange mergeLevel{1, 1};
+  TuningRange skewLevel{1, 1};
+  TuningRange tileK{8, 32};      // SharedPrefetch tile depth
+  // Default point used when no tuning has happened yet (0 = derived from the ranges).
+  int defaultBlockSize = 0;
+};
+
+// Options of one translation (one program: kernel files + main file).
+struct Options {
+  std::string configPath;                  // the config file given on the command line
+  bool legacy = false;                     // read from config.txt / global.txt
+  std::vector<std::string> kernelFiles;    // C files holding kernel functions (absolute paths)
+  std::string mainFile;                    // the host program (absolute path); empty = none
+  std::vector<KernelOptions> kernels;      // kernels named by the config, in order
+  KernelOptions defaults;                  // applied to kernels found via `#pragma rtcuda kernel`
+  std::string memory = "explicit";         // "explicit" (cudaMalloc + copies) or "managed"
+  std::string arch = "sm_90";              // default CUDA architecture of the output CMakeLists
+  int deviceMaxBlockSize = 1024;           // threads per block of the target devices
+};
+
+// A config problem: the message already names the file, line, key and value where known,
+// formatted like "config.txt:3: error: unknown key 'LOOP_COLAPSING'".
+class ConfigError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads a YAML config (.yaml/.yml), a legacy config.txt, or a legacy global.txt, chosen by the
+// file name and content. Relative source paths resolve against the config's folder.
+// Throws ConfigError on any problem.
+Options loadConfig(const std::string &path);
+
+}  // namespace rtcuda
