@@ -21,7 +21,8 @@ struct TuningRange {
 // Options of one kernel (one C function turned into a __global__ function).
 struct KernelOptions {
   std::string name;              // the C function's name
-  std::string configFile;        // where these options were read (for diagnostics)
+  std::string configFile;        // where these options were read (for diagnostics; the path
+                                 // as the user reached it, so messages match the config's own)
   int configLine = 0;            // line of the kernel's entry in that file, 0 if unknown
 
   // How many outer loops of the nest are mapped onto the GPU: 0 = decide from the source
@@ -55,7 +56,7 @@ struct KernelOptions {
 
 // Options of one translation (one program: kernel files + main file).
 struct Options {
-  std::string configPath;                  // the config file given on the command line
+  std::string configPath;                  // the config file given on the command line (absolute)
   bool legacy = false;                     // read from config.txt / global.txt
   std::vector<std::string> kernelFiles;    // C files holding kernel functions (absolute paths)
   std::string mainFile;                    // the host program (absolute path); empty = none

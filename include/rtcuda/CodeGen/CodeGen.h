@@ -1,0 +1,51 @@
+// Code generation: kernel.cu and the parameter headers, the host launch functions, main.cu,
+// and the output project (CMakeLists.txt, manifest.json, copies of the inputs).
+#pragma once
+
+#include "rtcuda/Config/Options.h"
+#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Support/Diagnostics.h"
+#include "rtcuda/Transforms/Pipeline.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+// Files of the output folder: relative path → contents.
+using FileSet = std::map<std::string, std::string>;
+
+// kernel.cu: every kernel, each including its own parameter header.
+std::string kernelFile(const std::vector<LoweredKernel> &kernels);
+// <kernel>_params.h: the kernel's tuning macros at their default (or given) values.
+std::string paramsHeader(const LoweredKernel &k, const std::map<std::string, int> &values = {});
+std::string paramsHeaderName(const ir::Kernel &k);
+
+// The host function that copies a kernel's arrays, launches it and checks it:
+// rtcuda_launch_<name>(where, args...).
+std::string launchFunction(const LoweredKernel &k);
+std::string launchFunctionName(const ir::Kernel &k);
+
+// main.c → main.cu, with Clang's Rewriter. Returns false (diagnostics reported) on failure.
+bool rewriteHost(const Options &options, const ParsedProgram &program,
+                 const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
+                 std::string &mainCu);
+
+// The manifest: what verify and the tuner read (JSON text).
+std::string manifest(const Options &options, const ParsedProgram &program,
+                     const std::vector<LoweredKernel> &kernels, bool hasMain);
+
+// CMakeLists.txt of the output project.
+std::string projectCMake(const std::string &program, const Options &options, bool usesRtapi);
+
+// Writes `files` into `outDir` through a temporary folder that is renamed at the end, so a
+// failed translation leaves no partial output. Returns false with a message on failure.
+bool writeOutputFolder(const std::string &outDir, const FileSet &files, std::string &error);
+
+// Where the runtime headers live (rtcuda_runtime.h, rtapi.h); set by the driver.
+void setRuntimeDirs(const std::string &runtimeInclude, const std::string &rtapiInclude);
+const std::string &runtimeIncludeDir();
+const std::string &rtapiIncludeDir();
+
+}  // namespace rtcuda

@@ -1,0 +1,54 @@
+// The frontend: C sources (standard C99 or RT-CUDA's legacy dialect) → kernel IR, with Clang.
+#pragma once
+
+#include "rtcuda/Config/Options.h"
+#include "rtcuda/IR/IR.h"
+#include "rtcuda/Support/Diagnostics.h"
+
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+struct KernelSource {
+  ir::Kernel kernel;        // as written: loops serial, arrays with their logical dimensions
+  KernelOptions options;    // the config's options for it (defaults for pragma-marked kernels)
+  std::string file;         // the kernel file it came from (display path)
+};
+
+struct ReferenceSource {
+  std::string displayPath;  // the user's file, as named in diagnostics
+  std::string fileName;     // base name
+  std::string text;         // standard C that any C compiler builds: the sequential reference
+};
+
+struct ParsedProgram {
+  std::vector<KernelSource> kernels;
+  std::vector<ReferenceSource> references;
+  std::string prototypes;   // declarations of the kernel functions, for the host prelude
+};
+
+// Where Clang's builtin headers are; set once by the driver.
+void setClangResourceDir(const std::string &dir);
+const std::string &clangResourceDir();
+// The path users see for a file: relative to the working folder when below it.
+std::string displayPath(const std::string &path);
+
+// Parses every kernel file of `options`. Reports problems through `diags`; returns false if any.
+bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out);
+
+// Legacy dialect: rewrites two subscripts on 1-D pointer parameters (C[i][j] on float *C)
+// into standard C with a pointer-to-row view whose row width is the kernel's row_dim.
+// Lines are kept, so diagnostics still point at the user's text. `shadowed` receives, per
+// kernel, the parameters that were given a view.
+struct LegacyView {
+  std::string kernel, param, flatName, rowDim;
+};
+bool normalizeLegacyDialect(const std::string &text, const std::string &displayName,
+                            const Options &options, Diagnostics &diags, std::string &out,
+                            std::vector<LegacyView> &views);
+
+// `#pragma rtcuda <directive> [args]` lines of a source text: line number → directive text.
+std::vector<std::pair<unsigned, std::string>> findRtcudaPragmas(const std::string &text);
+
+}  // namespace rtcuda

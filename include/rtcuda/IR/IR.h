@@ -1,0 +1,197 @@
+// The kernel IR: a small structured IR in the spirit of Halide's Stmt/Expr.
+//
+// Nodes are immutable once built and shared through shared_ptr<const ...>; a pass that changes
+// a node builds a new one (see Mutate.h). Every node keeps the source location it came from so
+// diagnostics and explanations can point at the user's line.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace rtcuda::ir {
+
+enum class ScalarKind {
+  Void, Bool, Char, SChar, UChar, Short, UShort, Int, UInt, Long, ULong, LongLong, ULongLong,
+  Float, Double
+};
+
+struct Type {
+  ScalarKind kind = ScalarKind::Int;
+  bool isInteger() const;
+  bool isFloat() const { return kind == ScalarKind::Float || kind == ScalarKind::Double; }
+  bool isSigned() const;
+  int bytes() const;
+  std::string cName() const;          // "float", "unsigned int", ...
+  bool operator==(const Type &o) const { return kind == o.kind; }
+  bool operator!=(const Type &o) const { return kind != o.kind; }
+  static Type of(ScalarKind k) { return Type{k}; }
+  static Type fromName(const std::string &name, bool *ok = nullptr);
+};
+
+struct SourceLoc {
+  std::string file;     // as the user named it
+  unsigned line = 0;
+  unsigned col = 0;
+  bool valid() const { return line != 0; }
+  std::string str() const;  // "kernel.c:12:5"
+};
+
+// ---- expressions --------------------------------------------------------------------------
+
+enum class ExprKind {
+  IntImm,    // intValue
+  FloatImm,  // floatValue, spelling keeps the user's text ("0.25f")
+  Var,       // name: a scalar parameter, local, loop variable, GPU builtin or tuning macro
+  Load,      // name = array; operands = indices, outermost dimension first
+  Unary,     // name = operator ("-", "!", "~"); operands = {a}
+  Binary,    // name = operator ("+", "<=", "&&", ...); operands = {a, b}
+  Select,    // operands = {cond, then, else}
+  Call,      // name = function; operands = arguments
+  Cast,      // type = target; operands = {a}
+};
+
+struct ExprNode;
+using Expr = std::shared_ptr<const ExprNode>;
+
+struct ExprNode {
+  ExprKind kind = ExprKind::IntImm;
+  Type type;
+  int64_t intValue = 0;
+  double floatValue = 0;
+  std::string name;
+  std::string spelling;
+  std::vector<Expr> operands;
+  SourceLoc loc;
+};
+
+Expr intImm(int64_t v, Type t = Type::of(ScalarKind::Int));
+Expr floatImm(double v, Type t, const std::string &spelling = "");
+Expr var(const std::string &name, Type t = Type::of(ScalarKind::Int));
+Expr load(const std::string &array, std::vector<Expr> indices, Type elem);
+Expr unary(const std::string &op, Expr a);
+Expr binary(const std::string &op, Expr a, Expr b);
+Expr select(Expr c, Expr a, Expr b);
+Expr call(const std::string &fn, std::vector<Expr> args, Type t);
+Expr cast(Type t, Expr a);
+Expr withLoc(Expr e, const SourceLoc &loc);
+
+// Integer arithmetic helpers used by passes; they fold constants as they build.
+Expr add(Expr a, Expr b);
+Expr sub(Expr a, Expr b);
+Expr mul(Expr a, Expr b);
+Expr div(Expr a, Expr b);
+Expr mod(Expr a, Expr b);
+Expr lt(Expr a, Expr b);
+Expr land(Expr a, Expr b);
+
+bool isConst(const Expr &e, int64_t *value = nullptr);
+bool isComparisonOrLogical(const std::string &op);
+
+// ---- statements ---------------------------------------------------------------------------
+
+enum class LoopKind {
+  Serial,     // runs inside one thread
+  Parallel,   // proven or declared parallel, not yet mapped
+  Collapsed,  // several parallel loops fused into one index
+  Block,      // mapped to blockIdx
+  Thread,     // mapped to threadIdx
+  Merge,      // BlockMerge: results per thread along rows
+  Skew,       // BlockSkew: results per thread along columns
+  Tile,       // SharedPrefetch: tile loop
+  Unrolled,
+};
+const char *loopKindName(LoopKind k);
+
+enum class StmtKind {
+  Block,     // stmts
+  For,       // name = variable, type; min, end (exclusive bound), step; body; loopKind
+             // (step > 0: v < end; step < 0: v > end)
+  While,     // cond; body
+  If,        // cond; body; elseBody (may be null)
+  Decl,      // name, type; value = initializer (may be null); arraySize (local array, may be null)
+  Assign,    // name = scalar variable; op ("=", "+=", ...); value
+  Store,     // name = array; indices; op; value
+  Barrier,   // __syncthreads()
+  Break,
+  Continue,
+  Comment,   // text
+};
+
+struct StmtNode;
+using Stmt = std::shared_ptr<const StmtNode>;
+
+struct StmtNode {
+  StmtKind kind = StmtKind::Block;
+  std::string name;
+  Type type;
+  std::string op = "=";
+  std::string text;
+  LoopKind loopKind = LoopKind::Serial;
+  Expr min, end, step, cond, value, arraySize;
+  std::vector<Expr> indices;
+  std::vector<Stmt> stmts;
+  Stmt body, elseBody;
+  SourceLoc loc;
+};
+
+Stmt block(std::vector<Stmt> stmts);
+Stmt forLoop(const std::string &var, Type t, Expr min, Expr end, Expr step, Stmt body,
+             LoopKind kind = LoopKind::Serial);
+Stmt whileLoop(Expr cond, Stmt body);
+Stmt ifThen(Expr cond, Stmt then, Stmt otherwise = nullptr);
+Stmt decl(const std::string &name, Type t, Expr init = nullptr, Expr arraySize = nullptr);
+Stmt assign(const std::string &name, const std::string &op, Expr value);
+Stmt store(const std::string &array, std::vector<Expr> indices, const std::string &op,
+           Expr value);
+Stmt barrier();
+Stmt comment(const std::string &text);
+Stmt withLoc(Stmt s, const SourceLoc &loc);
+
+// Number of iterations of a normalized For (step > 0 or < 0), as an expression.
+Expr tripCount(const Stmt &loop);
+
+// ---- kernels ------------------------------------------------------------------------------
+
+struct Param {
+  std::string name;
+  Type type;                  // element type for arrays
+  bool isArray = false;
+  bool isConst = false;
+  bool isRestrict = false;
+  std::vector<Expr> dims;     // logical extents, outermost first; dims[0] may be null
+  SourceLoc loc;
+};
+
+// What the host must do to launch a partitioned kernel; filled by LoopPartition.
+struct LaunchDim {
+  Expr iterations;   // loop iterations mapped to this grid dimension (over scalar parameters)
+  Expr perBlock;     // iterations covered by one block (over tuning macros)
+  int64_t maxBlocks = 2147483647;  // hardware limit of the grid dimension
+};
+
+struct TuningParam {
+  std::string name;           // BLOCKSIZE, MERGE_LEVEL, ...
+  std::string macro;          // the kernel's own macro: MATRIX_ADD_BLOCKSIZE
+  std::vector<int> values;    // the search space
+  int defaultValue = 0;
+};
+
+struct Kernel {
+  std::string name;
+  std::vector<Param> params;
+  Stmt body;
+  SourceLoc loc;
+  std::string macroPrefix;          // MATRIX_ADD
+  std::vector<LaunchDim> grid;      // x, then y
+  Expr blockThreads;                // threads per block (a tuning macro)
+  std::vector<TuningParam> tuning;
+  std::vector<std::string> passes;  // passes that changed the kernel, in order
+  std::vector<std::string> remarks; // explanations for the user
+
+  const Param *findParam(const std::string &name) const;
+  std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }
+};
+
+}  // namespace rtcuda::ir

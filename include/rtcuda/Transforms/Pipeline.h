@@ -1,0 +1,33 @@
+// The whole lowering of one kernel, as one readable list of passes (see Pipeline.cpp).
+#pragma once
+
+#include "rtcuda/Analysis/Footprint.h"
+#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Transforms/Pass.h"
+
+#include <map>
+#include <ostream>
+#include <set>
+
+namespace rtcuda {
+
+struct DumpOptions {
+  std::set<std::string> after;  // pass names given to --print-after
+  bool all = false;             // --print-after-all
+  std::ostream *out = nullptr;
+};
+
+struct LoweredKernel {
+  ir::Kernel source;    // the kernel as written, parallel loops marked
+  ir::Kernel kernel;    // after every pass: what kernel.cu holds
+  KernelOptions options;
+  std::map<std::string, ArrayFootprint> footprints;
+};
+
+// Names of the steps --print-after accepts, in pipeline order.
+std::vector<std::string> pipelineStepNames();
+
+// Lowers one kernel; throws CompileError.
+LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump);
+
+}  // namespace rtcuda

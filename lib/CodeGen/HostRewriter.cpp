@@ -1,0 +1,221 @@
+// main.c → main.cu with Clang's Rewriter: the user's program stays as written except for
+//  - calls of kernel functions, which become calls of their launch functions
+//    (rtcuda_launch_<name>("main.c:LINE", args...)), array arguments cast to element pointers;
+//  - free() (and, with managed memory, malloc/calloc), which also release device buffers;
+//  - conversions C allows implicitly but C++ does not (void * to T *), made explicit;
+//  - CUDA calls at statement level, which are checked; removed legacy names are replaced;
+//  - prototypes of kernel functions, which kernel.cu now defines.
+// main.c may lack includes and prototypes (the original's examples do): it is parsed after a
+// prelude with the standard headers, the RT-API and the kernels' prototypes.
+#include "rtcuda/Frontend/ClangParse.h"
+#include "rtcuda/CodeGen/CodeGen.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rtcuda {
+
+namespace {
+
+using namespace clang;
+
+const char *kPreludeName = "/rtcuda-prelude/rtcuda_prelude.h";
+
+std::string prelude(const ParsedProgram &program, bool withRtapi) {
+  std::string text =
+      "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n"
+      "#include <time.h>\n";
+  if (withRtapi) text += "#include \"rtapi.h\"\n";
+  // CUDA calls the original examples make from plain C.
+  text += "int cudaSetDevice(int);\nint cudaDeviceSynchronize(void);\nint cudaDeviceReset(void);\n"
+          "int cudaThreadSynchronize(void);\nint cudaThreadExit(void);\n";
+  return text + program.prototypes;
+}
+
+class HostVisitor : public RecursiveASTVisitor<HostVisitor> {
+public:
+  HostVisitor(ASTContext &ctx, Rewriter &rw, const std::map<std::string, const LoweredKernel *> &k,
+              bool managed, std::string mainName)
+      : ctx(ctx), sm(ctx.getSourceManager()), rw(rw), kernels(k), managed(managed),
+        mainName(std::move(mainName)) {}
+
+  std::set<std::string> launched;
+  bool usesRtapi = false;
+  std::vector<std::pair<SourceLocation, std::string>> errors;
+
+  bool VisitFunctionDecl(FunctionDecl *fn) {
+    if (!inMain(fn->getLocation()) || fn->doesThisDeclarationHaveABody()) return true;
+    if (kernels.count(fn->getNameAsString())) {
+      // kernel.cu defines it now, as a __global__ function.
+      SourceLocation end = Lexer::findLocationAfterToken(fn->getEndLoc(), tok::semi, sm,
+                                                         ctx.getLangOpts(), false);
+      SourceRange range(fn->getBeginLoc(), end.isValid() ? end.getLocWithOffset(-1) : fn->getEndLoc());
+      rw.ReplaceText(range, "/* kernel '" + fn->getNameAsString() + "' is in kernel.cu */");
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    if (!inMain(call->getBeginLoc())) return true;
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee) return true;
+    std::string name = callee->getNameAsString();
+    if (llvm::StringRef(sm.getFilename(sm.getExpansionLoc(callee->getLocation()))).ends_with("rtapi.h"))
+      usesRtapi = true;
+    auto k = kernels.find(name);
+    if (k != kernels.end()) {
+      rewriteKernelCall(call, *k->second);
+      return true;
+    }
+    SourceRange calleeRange = call->getCallee()->getSourceRange();
+    if (calleeRange.getBegin().isMacroID()) return true;
+    if (name == "free")
+      rw.ReplaceText(calleeRange, managed ? "rtcuda_managed_free" : "rtcuda_host_free");
+    else if (managed && (name == "malloc" || name == "calloc"))
+      rw.ReplaceText(calleeRange, "rtcuda_managed_" + name);
+    else if (name == "cudaThreadExit")
+      rw.ReplaceText(calleeRange, "cudaDeviceReset");
+    else if (name == "cudaThreadSynchronize")
+      rw.ReplaceText(calleeRange, "cudaDeviceSynchronize");
+    return true;
+  }
+
+  // CUDA calls whose result is discarded are checked.
+  bool VisitCompoundStmt(CompoundStmt *cs) {
+    if (!inMain(cs->getBeginLoc())) return true;
+    for (Stmt *s : cs->body()) {
+      auto *call = llvm::dyn_cast<CallExpr>(s);
+      if (!call || !call->getDirectCallee() || call->getBeginLoc().isMacroID()) continue;
+      std::string name = call->getDirectCallee()->getNameAsString();
+      if (name.rfind("cuda", 0) != 0) continue;
+      rw.InsertTextBefore(call->getBeginLoc(), "RTCUDA_CHECK(");
+      rw.InsertTextAfterToken(call->getEndLoc(), ")");
+    }
+    return true;
+  }
+
+  // void * → T * is implicit in C only.
+  bool VisitImplicitCastExpr(ImplicitCastExpr *ice) {
+    if (!inMain(ice->getBeginLoc()) || ice->getBeginLoc().isMacroID()) return true;
+    if (ice->getCastKind() != CK_BitCast) return true;
+    QualType from = ice->getSubExpr()->getType(), to = ice->getType();
+    if (!from->isVoidPointerType() || !to->isPointerType() || to->isVoidPointerType()) return true;
+    PrintingPolicy policy(ctx.getLangOpts());
+    rw.InsertTextBefore(ice->getBeginLoc(), "(" + to.getAsString(policy) + ")(");
+    rw.InsertTextAfterToken(ice->getEndLoc(), ")");
+    return true;
+  }
+
+private:
+  ASTContext &ctx;
+  SourceManager &sm;
+  Rewriter &rw;
+  const std::map<std::string, const LoweredKernel *> &kernels;
+  bool managed;
+  std::string mainName;
+
+  bool inMain(SourceLocation l) const { return sm.isInMainFile(sm.getExpansionLoc(l)); }
+
+  void rewriteKernelCall(CallExpr *call, const LoweredKernel &lk) {
+    const ir::Kernel &k = lk.kernel;
+    if (call->getNumArgs() != k.params.size()) {
+      errors.push_back({call->getBeginLoc(), "call of kernel '" + k.name + "' with " +
+                                                 std::to_string(call->getNumArgs()) +
+                                                 " arguments; it takes " +
+                                                 std::to_string(k.params.size())});
+      return;
+    }
+    if (call->getBeginLoc().isMacroID()) {
+      errors.push_back({call->getBeginLoc(), "kernel '" + k.name + "' is called from a macro "
+                                             "expansion; call it directly"});
+      return;
+    }
+    launched.insert(k.name);
+    unsigned line = sm.getPresumedLoc(call->getBeginLoc()).getLine();
+    std::string where = "\"" + mainName + ":" + std::to_string(line) + "\"";
+    rw.ReplaceText(call->getCallee()->getSourceRange(), launchFunctionName(k));
+    SourceLocation afterParen = Lexer::findLocationAfterToken(
+        call->getCallee()->getEndLoc(), tok::l_paren, sm, ctx.getLangOpts(), false);
+    rw.InsertTextAfter(afterParen, where + (k.params.empty() ? "" : ", "));
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const ir::Param &p = k.params[i];
+      if (!p.isArray) continue;
+      const Expr *arg = call->getArg(i);
+      std::string type = std::string(p.isConst ? "const " : "") + p.type.cName() + " *";
+      // After: the "where" argument may have been inserted at the same place.
+      rw.InsertTextAfter(arg->getBeginLoc(), "(" + type + ")(");
+      rw.InsertTextAfterToken(arg->getEndLoc(), ")");
+    }
+  }
+};
+
+std::string readText(const std::string &path, bool &ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = bool(in);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+bool rewriteHost(const Options &options, const ParsedProgram &program,
+                 const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
+                 std::string &mainCu) {
+  std::string shown = displayPath(options.mainFile);
+  bool ok = false;
+  std::string text = readText(options.mainFile, ok);
+  if (!ok) {
+    diags.error(shown, "cannot read main file");
+    return false;
+  }
+  bool withRtapi = !rtapiIncludeDir().empty() &&
+                   std::filesystem::exists(rtapiIncludeDir() + "/rtapi.h");
+  std::vector<std::string> args = {"-include", kPreludeName};
+  if (withRtapi) args.push_back("-I" + rtapiIncludeDir());
+  bool hadErrors = false;
+  auto ast = parseC(text, shown, /*quiet=*/false, hadErrors, args,
+                    {{kPreludeName, prelude(program, withRtapi)}});
+  if (!ast || hadErrors) {
+    diags.error(shown, "cannot parse main file");
+    return false;
+  }
+  std::map<std::string, const LoweredKernel *> byName;
+  for (const LoweredKernel &k : kernels) byName[k.kernel.name] = &k;
+  Rewriter rw(ast->getSourceManager(), ast->getLangOpts());
+  std::string mainName = std::filesystem::path(options.mainFile).filename().string();
+  HostVisitor visitor(ast->getASTContext(), rw, byName, options.memory == "managed", mainName);
+  visitor.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  for (const auto &[loc, message] : visitor.errors) {
+    PresumedLoc p = ast->getSourceManager().getPresumedLoc(loc);
+    diags.error(ir::SourceLoc{shown, p.getLine(), p.getColumn()}, message);
+  }
+  if (!visitor.errors.empty()) return false;
+
+  std::ostringstream out;
+  out << "// Generated by rtcuda from " << mainName << ": the program as written, with each "
+         "kernel call\n// replaced by its launch function below. Build with the CMakeLists.txt "
+         "beside it.\n"
+      << "#include \"rtcuda_runtime.h\"\n#include \"kernel.cu\"\n";
+  if (visitor.usesRtapi) out << "#include \"rtapi.h\"\n";
+  out << "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n"
+         "#include <time.h>\n\n";
+  for (const LoweredKernel &k : kernels) out << launchFunction(k) << "\n";
+  for (const LoweredKernel &k : kernels)
+    if (!visitor.launched.count(k.kernel.name))
+      out << "// kernel '" << k.kernel.name << "' is not called from " << mainName << "\n";
+  out << "#line 1 \"" << mainName << "\"\n";
+  const clang::RewriteBuffer *buf = rw.getRewriteBufferFor(ast->getSourceManager().getMainFileID());
+  out << (buf ? std::string(buf->begin(), buf->end()) : text);
+  mainCu = out.str();
+  return true;
+}
+
+}  // namespace rtcuda

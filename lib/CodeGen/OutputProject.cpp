@@ -1,0 +1,187 @@
+// The output project: manifest.json (what verify and the tuner read), CMakeLists.txt, and the
+// folder itself, written through a temporary folder so a failure leaves nothing behind.
+#include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Printer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+
+namespace rtcuda {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+static std::string &runtimeDir() {
+  static std::string dir;
+  return dir;
+}
+static std::string &rtapiDir() {
+  static std::string dir;
+  return dir;
+}
+
+void setRuntimeDirs(const std::string &runtimeInclude, const std::string &rtapiInclude) {
+  runtimeDir() = runtimeInclude;
+  rtapiDir() = rtapiInclude;
+}
+const std::string &runtimeIncludeDir() { return runtimeDir(); }
+const std::string &rtapiIncludeDir() { return rtapiDir(); }
+
+namespace {
+
+std::string text(const ir::Expr &e) { return e ? ir::print(e) : std::string(); }
+
+json kernelEntry(const LoweredKernel &lk) {
+  const ir::Kernel &k = lk.kernel;
+  // Scalars that size the iteration space or an array are "size" parameters: verify and the
+  // tuner choose problem sizes for them; the others get random values.
+  std::set<std::string> sizeVars;
+  auto noteSizes = [&](const ir::Expr &e) {
+    if (e) for (const std::string &v : ir::varsOf(e)) sizeVars.insert(v);
+  };
+  for (const ir::LaunchDim &d : k.grid) noteSizes(d.iterations);
+  for (const auto &[name, f] : lk.footprints) noteSizes(f.elements);
+  for (const ir::Param &p : k.params)
+    for (const ir::Expr &d : p.dims) noteSizes(d);
+
+  json params = json::array();
+  for (const ir::Param &p : k.params) {
+    json entry = {{"name", p.name}, {"type", p.type.cName()}, {"location", p.loc.str()}};
+    if (p.isArray) {
+      const ArrayFootprint &f = lk.footprints.at(p.name);
+      json dims = json::array();
+      for (const ir::Expr &d : p.dims) dims.push_back(text(d));
+      entry.update({{"kind", "array"}, {"const", p.isConst}, {"restrict", p.isRestrict},
+                    {"dims", dims}, {"elements", text(f.elements)}, {"read", f.read},
+                    {"written", f.written}});
+    } else {
+      entry.update({{"kind", "scalar"}, {"role", sizeVars.count(p.name) ? "size" : "value"}});
+    }
+    params.push_back(entry);
+  }
+  json grid = json::array();
+  for (const ir::LaunchDim &d : k.grid)
+    grid.push_back({{"iterations", text(d.iterations)}, {"per_block", text(d.perBlock)},
+                    {"max_blocks", d.maxBlocks}});
+  json tuning = json::object();
+  for (const ir::TuningParam &t : k.tuning)
+    tuning[t.name] = {{"macro", t.macro}, {"values", t.values}, {"default", t.defaultValue}};
+  return {{"name", k.name},
+          {"location", k.loc.str()},
+          {"params_header", paramsHeaderName(k)},
+          {"launch_function", launchFunctionName(k)},
+          {"macro_prefix", k.macroPrefix},
+          {"params", params},
+          {"grid", grid},
+          {"block_threads", text(k.blockThreads)},
+          {"passes", k.passes},
+          {"tuning", tuning},
+          {"remarks", k.remarks},
+          {"options",
+           {{"collapse", lk.options.collapse}, {"merge", lk.options.merge},
+            {"skew", lk.options.skew}, {"prefetch", lk.options.prefetch}}}};
+}
+
+}  // namespace
+
+std::string manifest(const Options &options, const ParsedProgram &program,
+                     const std::vector<LoweredKernel> &kernels, bool hasMain) {
+  json sources = json::array();
+  for (const std::string &f : options.kernelFiles)
+    sources.push_back("src/" + fs::path(f).filename().string());
+  json references = json::array();
+  for (const ReferenceSource &r : program.references) references.push_back("reference/" + r.fileName);
+  json list = json::array();
+  for (const LoweredKernel &k : kernels) list.push_back(kernelEntry(k));
+  json m = {{"format", "rtcuda-manifest"},
+            {"version", 1},
+            {"config", "src/" + fs::path(options.configPath).filename().string()},
+            {"kernel_sources", sources},
+            {"reference_sources", references},
+            {"main", hasMain ? "main.cu" : ""},
+            {"memory", options.memory},
+            {"arch", options.arch},
+            {"kernels", list}};
+  return m.dump(2) + "\n";
+}
+
+bool writeOutputFolder(const std::string &outDir, const FileSet &files, std::string &error) {
+  std::error_code ec;
+  fs::path target = fs::absolute(outDir, ec);
+  fs::path parent = target.parent_path();
+  fs::create_directories(parent, ec);
+  if (ec) {
+    error = "cannot create folder '" + parent.string() + "': " + ec.message();
+    return false;
+  }
+  std::random_device rd;
+  fs::path temp = parent / (".rtcuda-tmp-" + target.filename().string() + "-" +
+                            std::to_string(rd() % 1000000));
+  fs::remove_all(temp, ec);
+  for (const auto &[name, contents] : files) {
+    fs::path p = temp / name;
+    fs::create_directories(p.parent_path(), ec);
+    std::ofstream out(p, std::ios::binary);
+    out << contents;
+    if (!out) {
+      error = "cannot write '" + p.string() + "'";
+      fs::remove_all(temp, ec);
+      return false;
+    }
+  }
+  // Replace an earlier output of the same name only once the new one is complete.
+  if (fs::exists(target)) {
+    if (!fs::exists(target / "manifest.json")) {
+      error = "'" + outDir + "' exists and is not an rtcuda output folder; not replacing it";
+      fs::remove_all(temp, ec);
+      return false;
+    }
+    fs::remove_all(target, ec);
+  }
+  fs::rename(temp, target, ec);
+  if (ec) {
+    error = "cannot move the output into '" + outDir + "': " + ec.message();
+    fs::remove_all(temp, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rtcuda
+
+namespace rtcuda {
+
+std::string projectCMake(const std::string &program, const Options &options, bool usesRtapi) {
+  std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch.substr(3) : options.arch;
+  std::string s =
+      "# Builds the program rtcuda generated. Configure with -DRTCUDA_CUDA_ARCH=<NN> for\n"
+      "# another GPU (default " + arch + ") and -DRTCUDA_WERROR=ON to make warnings errors.\n"
+      "cmake_minimum_required(VERSION 3.20)\n"
+      "project(" + program + " LANGUAGES CXX CUDA)\n"
+      "set(RTCUDA_CUDA_ARCH " + arch + " CACHE STRING \"CUDA architecture (compute capability "
+      "without the dot)\")\n"
+      "option(RTCUDA_WERROR \"Treat warnings as errors\" OFF)\n"
+      "set(CMAKE_CUDA_ARCHITECTURES ${RTCUDA_CUDA_ARCH})\n"
+      "find_package(CUDAToolkit REQUIRED)\n"
+      "add_executable(" + program + " main.cu)\n"
+      "target_include_directories(" + program + " PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "
+      "${CMAKE_CURRENT_SOURCE_DIR}/runtime)\n"
+      "target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)\n"
+      "if(RTCUDA_WERROR)\n"
+      "  target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:"
+      "-Werror=all-warnings -Xcompiler=-Werror>)\n"
+      "endif()\n"
+      "target_link_libraries(" + program + " PRIVATE CUDA::cudart)\n";
+  if (usesRtapi)
+    s += "file(GLOB RTAPI_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/*.cpp)\n"
+         "target_sources(" + program + " PRIVATE ${RTAPI_SOURCES})\n"
+         "target_link_libraries(" + program + " PRIVATE CUDA::cublas CUDA::cusparse)\n";
+  return s;
+}
+
+}  // namespace rtcuda

@@ -1,0 +1,167 @@
+// rtcuda_runtime.h: the small runtime every generated main.cu includes.
+//
+// - RTCUDA_CHECK(call): every CUDA call is checked; a failure prints the user's file and line
+//   and exits with status 1.
+// - RTCUDA_LAUNCH(kernel, grid, block, args...): the one launch form of generated code, so that
+//   the same main.cu runs on a GPU (nvcc) or on the CPU under the emulation shim
+//   (compile with -DRTCUDA_EMULATE and the shim's include folder).
+// - Host<->device mirrors (explicit memory mode): a host array passed to a kernel gets one
+//   device buffer for its lifetime; rtcuda_host_free() releases both.
+#pragma once
+
+#ifdef RTCUDA_EMULATE
+#include "rtcuda_emu.h"
+#else
+#include <cuda_runtime.h>
+#endif
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <map>
+
+static inline void rtcuda_check(cudaError_t status, const char *what, const char *where) {
+  if (status != cudaSuccess) {
+    fprintf(stderr, "%s: error: %s failed: %s (%s)\n", where, what, cudaGetErrorString(status),
+            cudaGetErrorName(status));
+    exit(1);
+  }
+}
+
+#define RTCUDA_STR2(x) #x
+#define RTCUDA_STR(x) RTCUDA_STR2(x)
+#define RTCUDA_HERE __FILE__ ":" RTCUDA_STR(__LINE__)
+#define RTCUDA_CHECK(call) rtcuda_check((call), #call, RTCUDA_HERE)
+
+#ifdef RTCUDA_EMULATE
+#define RTCUDA_LAUNCH(kernel, grid, block, ...) rtcuda::emu::launch(kernel, grid, block, __VA_ARGS__)
+#else
+#define RTCUDA_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
+#endif
+
+// Checks a launch: configuration errors at once, execution errors at the next synchronization.
+static inline void rtcuda_check_launch(const char *kernel, const char *where) {
+  cudaError_t status = cudaGetLastError();
+  if (status == cudaSuccess) status = cudaDeviceSynchronize();
+  if (status != cudaSuccess) {
+    fprintf(stderr, "%s: error: kernel '%s' failed: %s (%s)\n", where, kernel,
+            cudaGetErrorString(status), cudaGetErrorName(status));
+    exit(1);
+  }
+}
+
+static inline long long rtcuda_ceil_div(long long a, long long b) {
+  return a <= 0 ? 0 : (a + b - 1) / b;
+}
+static inline long long rtcuda_min(long long a, long long b) { return a < b ? a : b; }
+static inline long long rtcuda_max(long long a, long long b) { return a > b ? a : b; }
+static inline long long rtcuda_nonnegative(long long a) { return a < 0 ? 0 : a; }
+
+// A problem too large for the kernel's 32-bit index arithmetic is refused, not run wrong.
+static inline void rtcuda_check_index_range(long long iterations, const char *kernel,
+                                            const char *where) {
+  if (iterations > 2147483647LL) {
+    fprintf(stderr, "%s: error: kernel '%s' has %lld iterations, more than its 32-bit index "
+            "can address\n", where, kernel, iterations);
+    exit(1);
+  }
+}
+
+// ---- memory: managed allocations are used in place; other host arrays get a device mirror ---
+
+static inline std::map<const void *, size_t> &rtcuda_managed_blocks() {
+  static std::map<const void *, size_t> table;
+  return table;
+}
+
+static inline bool rtcuda_is_managed(const void *p) {
+  return rtcuda_managed_blocks().count(p) > 0;
+}
+
+// Replace malloc/calloc/free in generated host code when the config asks for managed memory.
+static inline void *rtcuda_managed_malloc(size_t bytes) {
+  void *p = NULL;
+  rtcuda_check(cudaMallocManaged(&p, bytes ? bytes : 1), "cudaMallocManaged", "rtcuda_managed_malloc");
+  rtcuda_managed_blocks()[p] = bytes;
+  return p;
+}
+
+static inline void *rtcuda_managed_calloc(size_t count, size_t size) {
+  void *p = rtcuda_managed_malloc(count * size);
+  unsigned char *bytes = (unsigned char *)p;
+  for (size_t i = 0; i < count * size; ++i) bytes[i] = 0;
+  return p;
+}
+
+static inline void rtcuda_managed_free(void *p) {
+  if (rtcuda_managed_blocks().erase(p)) {
+    rtcuda_check(cudaFree(p), "cudaFree", "rtcuda_managed_free");
+    return;
+  }
+  free(p);
+}
+
+struct rtcuda_mirror {
+  void *device;
+  size_t bytes;
+};
+
+static inline std::map<const void *, rtcuda_mirror> &rtcuda_mirrors() {
+  static std::map<const void *, rtcuda_mirror> table;
+  return table;
+}
+
+// The device buffer of `host`, at least `bytes` long (allocated or grown on first use).
+static inline void *rtcuda_device_buffer(const void *host, size_t bytes, const char *where) {
+  if (bytes == 0) bytes = 1;
+  rtcuda_mirror &m = rtcuda_mirrors()[host];
+  if (m.bytes < bytes) {
+    if (m.device) rtcuda_check(cudaFree(m.device), "cudaFree", where);
+    m.device = NULL;
+    rtcuda_check(cudaMalloc(&m.device, bytes), "cudaMalloc", where);
+    m.bytes = bytes;
+  }
+  return m.device;
+}
+
+// Copies `bytes` of a host array to its mirror and returns the device pointer.
+static inline void *rtcuda_copy_in(const void *host, size_t bytes, const char *where) {
+  void *device = rtcuda_device_buffer(host, bytes, where);
+  if (bytes) rtcuda_check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice),
+                          "cudaMemcpy (host to device)", where);
+  return device;
+}
+
+// Copies `bytes` of a mirror back to its host array.
+static inline void rtcuda_copy_out(void *host, size_t bytes, const char *where) {
+  if (!bytes) return;
+  rtcuda_mirror &m = rtcuda_mirrors()[host];
+  rtcuda_check(cudaMemcpy(host, m.device, bytes, cudaMemcpyDeviceToHost),
+               "cudaMemcpy (device to host)", where);
+}
+
+// Replaces free() in generated host code: drops the device mirror, then frees the host array.
+static inline void rtcuda_host_free(void *host) {
+  std::map<const void *, rtcuda_mirror> &table = rtcuda_mirrors();
+  std::map<const void *, rtcuda_mirror>::iterator it = table.find(host);
+  if (it != table.end()) {
+    rtcuda_check(cudaFree(it->second.device), "cudaFree", "rtcuda_host_free");
+    table.erase(it);
+  }
+  free(host);
+}
+
+// The pointer a kernel gets for a host array: managed memory in place, otherwise its mirror
+// with the array's current contents.
+static inline void *rtcuda_array_in(const void *host, size_t bytes, const char *where) {
+  if (rtcuda_is_managed(host)) return (void *)host;
+  return rtcuda_copy_in(host, bytes, where);
+}
+
+// After a kernel wrote an array: managed memory is already current (the launch check
+// synchronized); a mirror is copied back.
+static inline void rtcuda_array_out(const void *host, size_t bytes, const char *where) {
+  if (rtcuda_is_managed(host)) return;
+  rtcuda_copy_out((void *)host, bytes, where);
+}

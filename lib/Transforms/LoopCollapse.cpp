@@ -1,0 +1,107 @@
+// LoopCollapse: fuse a perfect nest of parallel loops into one index and recover each loop
+// variable with division and remainder:
+//
+//   for i in [a, b)                      for ij in [0, (b-a)*(d-c))   // collapsed
+//     for j in [c, d)          ==>         int i = a + ij / (d - c);
+//       body                               int j = c + ij % (d - c);
+//                                          body
+//
+// Any depth, any bounds over scalar parameters, any constant steps, different extents per
+// loop. With collapse off, the outermost loop stays on its own (it becomes the grid's y
+// dimension) and only the loops below it are fused.
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+#include <set>
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+std::vector<Stmt> parallelNest(const Stmt &loop) {
+  std::vector<Stmt> nest;
+  for (Stmt s = loop; s && s->kind == StmtKind::For && s->loopKind == LoopKind::Parallel;) {
+    nest.push_back(s);
+    Stmt next = s->body;
+    while (next && next->kind == StmtKind::Block && next->stmts.size() == 1) next = next->stmts[0];
+    s = next;
+  }
+  return nest;
+}
+
+Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k) {
+  std::string name;
+  for (const Stmt &l : loops) name += l->name;
+  name = freshName(k, name);
+  Expr index = var(name);
+  std::vector<Expr> extents;
+  for (const Stmt &l : loops) extents.push_back(simplify(tripCount(l)));
+  std::vector<Stmt> body;
+  body.push_back(comment("recover the loop indices from the collapsed index"));
+  Expr inner = intImm(1);  // product of the extents of the loops inside the current one
+  std::vector<Stmt> recovered(loops.size());
+  for (size_t d = loops.size(); d-- > 0;) {
+    Expr t = inner->kind == ExprKind::IntImm && inner->intValue == 1 ? index : div(index, inner);
+    if (d > 0) t = mod(t, extents[d]);
+    int64_t step = 1;
+    isConst(loops[d]->step, &step);
+    Expr value = simplify(add(loops[d]->min, mul(t, loops[d]->step)));
+    recovered[d] = withLoc(decl(loops[d]->name, loops[d]->type, value), loops[d]->loc);
+    inner = simplify(mul(inner, extents[d]));
+  }
+  body.insert(body.end(), recovered.begin(), recovered.end());
+  const Stmt &innermost = loops.back()->body;
+  if (innermost->kind == StmtKind::Block)
+    body.insert(body.end(), innermost->stmts.begin(), innermost->stmts.end());
+  else
+    body.push_back(innermost);
+  Stmt fused = forLoop(name, Type::of(ScalarKind::Int), intImm(0), inner, intImm(1), block(body),
+                       LoopKind::Collapsed);
+  return withLoc(fused, loops.front()->loc);
+}
+
+}  // namespace
+
+std::string freshName(const Kernel &k, const std::string &base) {
+  std::set<std::string> used;
+  for (const Param &p : k.params) used.insert(p.name);
+  visitStmt(k.body, [&](const Stmt &s) {
+    if (!s->name.empty()) used.insert(s->name);
+  }, [&](const Expr &e) {
+    for (const std::string &v : varsOf(e)) used.insert(v);
+  });
+  std::string name = base;
+  while (used.count(name)) name += "_";
+  return name;
+}
+
+Kernel loopCollapse(const Kernel &k, const PassContext &ctx) {
+  // The parallel nest sits at the top level of the body (ParallelNest put it there).
+  Kernel out = k;
+  std::vector<Stmt> body = k.body->stmts;
+  bool changed = false;
+  for (Stmt &s : body) {
+    if (s->kind != StmtKind::For || s->loopKind != LoopKind::Parallel) continue;
+    std::vector<Stmt> nest = parallelNest(s);
+    if (nest.size() >= 2 && ctx.options.collapse) {
+      s = collapse(nest, k);
+      changed = true;
+    } else if (nest.size() >= 3) {
+      // Collapse off: the outermost loop becomes the grid's y dimension; fuse the rest.
+      auto outer = std::make_shared<StmtNode>(*s);
+      outer->body = collapse(std::vector<Stmt>(nest.begin() + 1, nest.end()), k);
+      s = outer;
+      changed = true;
+    }
+    break;
+  }
+  if (!changed) return k;
+  out.body = withLoc(block(body), k.body->loc);
+  out.passes.push_back("LoopCollapse");
+  return out;
+}
+
+}  // namespace rtcuda

@@ -1,0 +1,100 @@
+// LoopPartition: map the parallel iteration space onto blocks and threads, with a guard so
+// that any problem size works (primes included); the host launches ceil-div blocks.
+//
+// 1-D (one parallel or collapsed loop):
+//   for ij in [0, E)                      int ij = blockIdx.x * BLOCKSIZE + threadIdx.x;
+//     body                     ==>        if (ij < E) { body }
+//
+// 2-D (collapse off): the outer loop walks blockIdx.y with a grid-stride loop (the grid's y
+// dimension is limited to 65535 blocks); the inner loop is spread over x as above.
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
+
+// The loop over x: its variable is computed from the thread's global index and guarded.
+std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
+  Expr global = cast(kInt, binary("+", binary("*", builtin("blockIdx.x"), blockSize),
+                                  builtin("threadIdx.x")));
+  int64_t step = 1, min = 1;
+  isConst(loop->step, &step);
+  std::vector<Stmt> out;
+  if (step == 1) {
+    bool zero = isConst(loop->min, &min) && min == 0;
+    Expr value = zero ? global : binary("+", loop->min, global);
+    out.push_back(withLoc(decl(loop->name, loop->type, value), loop->loc));
+    out.push_back(ifThen(lt(var(loop->name, loop->type), loop->end), loop->body));
+    return out;
+  }
+  std::string t = loop->name + "_thread";
+  out.push_back(decl(t, kInt, global));
+  std::vector<Stmt> body{withLoc(decl(loop->name, loop->type,
+                                      simplify(add(loop->min, mul(var(t), loop->step)))),
+                                 loop->loc)};
+  body.push_back(loop->body);
+  out.push_back(ifThen(lt(var(t), simplify(tripCount(loop))), block(body)));
+  return out;
+}
+
+Stmt innerParallelLoop(const Stmt &outer) {
+  Stmt s = outer->body;
+  while (s && s->kind == StmtKind::Block && s->stmts.size() == 1) s = s->stmts[0];
+  if (s && s->kind == StmtKind::For &&
+      (s->loopKind == LoopKind::Parallel || s->loopKind == LoopKind::Collapsed))
+    return s;
+  return nullptr;
+}
+
+}  // namespace
+
+Kernel loopPartition(const Kernel &k, const PassContext &) {
+  Kernel out = k;
+  Expr blockSize = var(k.macro("BLOCKSIZE"));
+  std::vector<Stmt> body;
+  bool mapped = false;
+  for (const Stmt &s : k.body->stmts) {
+    bool parallel = s->kind == StmtKind::For &&
+                    (s->loopKind == LoopKind::Parallel || s->loopKind == LoopKind::Collapsed);
+    if (!parallel || mapped) {
+      body.push_back(s);
+      continue;
+    }
+    mapped = true;
+    Stmt inner = s->loopKind == LoopKind::Parallel ? innerParallelLoop(s) : nullptr;
+    if (!inner) {
+      for (const Stmt &x : spreadOverThreads(s, blockSize)) body.push_back(x);
+      out.grid = {LaunchDim{simplify(tripCount(s)), blockSize, 2147483647}};
+      continue;
+    }
+    // 2-D: x over the inner loop, a grid-stride loop over blockIdx.y for the outer one.
+    std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize);
+    int64_t step = 1;
+    isConst(s->step, &step);
+    Expr start = simplify(add(s->min, mul(cast(kInt, builtin("blockIdx.y")), s->step)));
+    Expr stride = mul(cast(kInt, builtin("gridDim.y")), s->step);
+    auto rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, start, s->end, intImm(step),
+                                                    block(xPart), LoopKind::Block));
+    rows->loc = s->loc;
+    // The step of a grid-stride loop is not a constant: print it as written.
+    rows->step = stride;
+    body.push_back(rows);
+    out.grid = {LaunchDim{simplify(tripCount(inner)), blockSize, 2147483647},
+                LaunchDim{simplify(tripCount(s)), intImm(1), 65535}};
+  }
+  if (!mapped) throw CompileError(k.loc, "kernel '" + k.name + "' has no parallel loop to map");
+  out.body = withLoc(block(body), k.body->loc);
+  out.blockThreads = blockSize;
+  out.passes.push_back("LoopPartition");
+  return out;
+}
+
+}  // namespace rtcuda

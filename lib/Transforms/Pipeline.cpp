@@ -1,0 +1,98 @@
+// The lowering pipeline: every kernel goes through the same list of passes, in this order.
+// `rtcuda translate --print-after=<step>` prints the IR after any of them.
+#include "rtcuda/Transforms/Pipeline.h"
+
+#include "rtcuda/Analysis/ParallelNest.h"
+#include "rtcuda/IR/Printer.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rtcuda {
+
+namespace {
+
+const std::vector<Pass> &kernelPasses() {
+  static const std::vector<Pass> passes = {
+      {"LoopCollapse", "fuse the parallel loops into one index", loopCollapse},
+      {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
+      {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
+  };
+  return passes;
+}
+
+void dumpIf(const DumpOptions &dump, const std::string &step, const ir::Kernel &k) {
+  if (!dump.out || (!dump.all && !dump.after.count(step))) return;
+  *dump.out << "// ----- IR after " << step << " (kernel " << k.name << ") -----\n"
+            << ir::printKernel(k, ir::PrintMode::Dump) << "\n";
+}
+
+std::string macroPrefix(const std::string &name) {
+  std::string prefix;
+  for (char c : name) prefix += char(std::toupper(static_cast<unsigned char>(c)));
+  return prefix;
+}
+
+// The tuning space of the parameters the passes introduced.
+std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOptions &o) {
+  ir::TuningParam blockSize{"BLOCKSIZE", k.macro("BLOCKSIZE"), {}, 0};
+  int lo = std::max(32, o.blockSize.min);
+  int hi = o.blockSize.max == 0 ? 1024 : o.blockSize.max;
+  for (int v = (lo + 31) / 32 * 32; v <= hi; v += 32) blockSize.values.push_back(v);
+  if (blockSize.values.empty())
+    throw CompileError(k.loc, "kernel '" + k.name + "': the block size range [" +
+                                  std::to_string(o.blockSize.min) + ", " +
+                                  std::to_string(o.blockSize.max) +
+                                  "] holds no multiple of 32");
+  int wanted = o.defaultBlockSize ? o.defaultBlockSize : 256;
+  if (o.defaultBlockSize &&
+      std::find(blockSize.values.begin(), blockSize.values.end(), wanted) == blockSize.values.end())
+    throw CompileError(k.loc, "kernel '" + k.name + "': default block size " +
+                                  std::to_string(wanted) + " is not a multiple of 32 in the " +
+                                  "block size range");
+  blockSize.defaultValue = blockSize.values.front();
+  for (int v : blockSize.values)
+    if (std::abs(v - wanted) < std::abs(blockSize.defaultValue - wanted)) blockSize.defaultValue = v;
+  return {blockSize};
+}
+
+}  // namespace
+
+std::vector<std::string> pipelineStepNames() {
+  std::vector<std::string> names = {"Frontend", "ParallelLoops"};
+  for (const Pass &p : kernelPasses()) names.push_back(p.name);
+  return names;
+}
+
+LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump) {
+  LoweredKernel out;
+  out.options = source.options;
+  ir::Kernel k = source.kernel;
+  k.macroPrefix = macroPrefix(k.name);
+  dumpIf(dump, "Frontend", k);
+
+  k = markParallelLoops(k, source.options, diags);
+  dumpIf(dump, "ParallelLoops", k);
+  out.source = k;
+  out.footprints = computeFootprints(k);
+
+  PassContext ctx{source.options, diags};
+  for (const Pass &pass : kernelPasses()) {
+    k = pass.run(k, ctx);
+    dumpIf(dump, pass.name, k);
+  }
+  k.tuning = tuningSpace(k, source.options);
+  if (source.options.merge)
+    k.remarks.push_back("merge requested: BlockMerge is not implemented yet, so each thread "
+                        "computes one result along rows (MERGE_LEVEL = 1)");
+  if (source.options.skew)
+    k.remarks.push_back("skew requested: BlockSkew is not implemented yet, so each thread "
+                        "computes one result along columns (SKEW_LEVEL = 1)");
+  if (!source.options.prefetch.empty())
+    k.remarks.push_back("prefetch requested: SharedPrefetch is not implemented yet; arrays are "
+                        "read from global memory");
+  out.kernel = k;
+  return out;
+}
+
+}  // namespace rtcuda

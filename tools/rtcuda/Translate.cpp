@@ -1,0 +1,160 @@
+// `rtcuda translate <config> -o <outdir>`: the whole translation in one function.
+#include "Commands.h"
+
+#include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Config/Options.h"
+#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/IR/Printer.h"
+#include "rtcuda/Transforms/Pipeline.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace rtcuda {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string programName(const Options &options) {
+  std::string name = fs::absolute(options.configPath).parent_path().filename().string();
+  for (char &c : name)
+    if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  return name.empty() ? "program" : name;
+}
+
+void usage() {
+  std::cerr << "usage: rtcuda translate <config> -o <outdir> [--print-after=<step>]... "
+               "[--print-after-all] [--remarks]\n       steps:";
+  for (const std::string &s : pipelineStepNames()) std::cerr << " " << s;
+  std::cerr << "\n";
+}
+
+}  // namespace
+
+int translateCommand(const std::vector<std::string> &args) {
+  std::string config, outDir;
+  DumpOptions dump;
+  dump.out = &std::cout;
+  Diagnostics diags;
+  std::vector<std::string> steps = pipelineStepNames();
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    if (a == "-o" && i + 1 < args.size()) {
+      outDir = args[++i];
+    } else if (a.rfind("--print-after=", 0) == 0) {
+      std::string step = a.substr(14);
+      if (std::find(steps.begin(), steps.end(), step) == steps.end()) {
+        diags.error("rtcuda", "unknown step '" + step + "' for --print-after");
+        usage();
+        return 1;
+      }
+      dump.after.insert(step);
+    } else if (a == "--print-after-all") {
+      dump.all = true;
+    } else if (a == "--remarks") {
+      diags.showRemarks = true;
+    } else if (!a.empty() && a[0] != '-' && config.empty()) {
+      config = a;
+    } else {
+      diags.error("rtcuda", "unexpected argument '" + a + "'");
+      usage();
+      return 1;
+    }
+  }
+  if (config.empty() || outDir.empty()) {
+    usage();
+    return 1;
+  }
+
+  // 1. Config.
+  Options options;
+  try {
+    options = loadConfig(config);
+  } catch (const ConfigError &e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+  // 2. Frontend: C → kernel IR.
+  ParsedProgram program;
+  if (!parseKernels(options, diags, program)) return 1;
+  // 3. Passes, kernel by kernel.
+  std::vector<LoweredKernel> kernels;
+  for (const KernelSource &source : program.kernels) {
+    try {
+      LoweredKernel k = lowerKernel(source, diags, dump);
+      for (const auto &[array, f] : k.footprints)
+        if ((f.read || f.written) && !f.elements)
+          throw CompileError(k.kernel.findParam(array)->loc,
+                             "cannot tell how many elements of '" + array + "' kernel '" +
+                                 k.kernel.name + "' accesses; declare the parameter with its "
+                                 "size, e.g. 'int " + array + "[restrict 256]'");
+      for (const std::string &r : k.kernel.remarks) diags.remark(k.kernel.loc, r);
+      kernels.push_back(std::move(k));
+    } catch (const CompileError &e) {
+      diags.error(e.loc, e.what());
+    }
+  }
+  if (diags.errors()) return 1;
+  // Two kernels must not share a macro.
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (kernels[i].kernel.macroPrefix == kernels[j].kernel.macroPrefix) {
+        diags.error(kernels[i].kernel.loc, "kernels '" + kernels[i].kernel.name + "' and '" +
+                                               kernels[j].kernel.name +
+                                               "' would share the macro prefix " +
+                                               kernels[i].kernel.macroPrefix + "; rename one");
+        return 1;
+      }
+  // 4. Code: kernel.cu, parameter headers, main.cu, project files.
+  FileSet files;
+  files["kernel.cu"] = kernelFile(kernels);
+  for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
+  bool hasMain = !options.mainFile.empty();
+  if (hasMain && !rewriteHost(options, program, kernels, diags, files["main.cu"])) return 1;
+  bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
+  files["CMakeLists.txt"] = projectCMake(programName(options), options, usesRtapi);
+  files["manifest.json"] = manifest(options, program, kernels, hasMain);
+  files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
+  if (usesRtapi)
+    for (const auto &entry : fs::directory_iterator(rtapiIncludeDir()))
+      files["runtime/" + entry.path().filename().string()] = readFile(entry.path());
+  // Copies of the inputs: verification and tuning read only the output folder.
+  files["src/" + fs::path(options.configPath).filename().string()] = readFile(options.configPath);
+  for (const std::string &f : options.kernelFiles)
+    files["src/" + fs::path(f).filename().string()] = readFile(f);
+  if (hasMain) files["src/" + fs::path(options.mainFile).filename().string()] =
+      readFile(options.mainFile);
+  for (const ReferenceSource &r : program.references) files["reference/" + r.fileName] = r.text;
+
+  std::string error;
+  if (!writeOutputFolder(outDir, files, error)) {
+    diags.error(outDir, error);
+    return 1;
+  }
+  std::cout << "rtcuda: translated " << kernels.size() << " kernel(s) from "
+            << displayPath(config) << " into " << outDir << "/\n";
+  for (const LoweredKernel &k : kernels) {
+    std::cout << "  " << k.kernel.name << ": ";
+    for (size_t i = 0; i < k.kernel.passes.size(); ++i)
+      std::cout << (i ? ", " : "") << k.kernel.passes[i];
+    const ir::TuningParam &bs = k.kernel.tuning.front();
+    std::cout << "; " << bs.macro << "=" << bs.defaultValue << " (" << bs.values.size()
+              << " tuning points)\n";
+  }
+  std::cout << "  files: kernel.cu" << (hasMain ? " main.cu" : "")
+            << " <kernel>_params.h CMakeLists.txt manifest.json\n";
+  return 0;
+}
+
+}  // namespace rtcuda

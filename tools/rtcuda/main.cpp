@@ -1,0 +1,38 @@
+// rtcuda: sequential C loop nests → CUDA.
+#include "Commands.h"
+
+#include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Frontend/Frontend.h"
+
+#include <iostream>
+
+namespace {
+
+void usage() {
+  std::cout << "usage: rtcuda <command> [arguments]\n\n"
+               "commands:\n"
+               "  translate <config> -o <outdir>   C kernels + main.c -> CUDA project\n"
+               "  help                             this text\n\n"
+               "Run 'rtcuda <command> --help' for a command's options.\n";
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  rtcuda::setClangResourceDir(RTCUDA_CLANG_RESOURCE_DIR);
+  rtcuda::setRuntimeDirs(RTCUDA_RUNTIME_INCLUDE_DIR, RTCUDA_RTAPI_INCLUDE_DIR);
+  if (argc < 2) {
+    usage();
+    return 1;
+  }
+  std::string command = argv[1];
+  std::vector<std::string> args(argv + 2, argv + argc);
+  if (command == "translate") return rtcuda::translateCommand(args);
+  if (command == "help" || command == "--help" || command == "-h") {
+    usage();
+    return 0;
+  }
+  std::cerr << "rtcuda: error: unknown command '" << command << "'\n";
+  usage();
+  return 1;
+}
