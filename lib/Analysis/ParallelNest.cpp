@@ -116,6 +116,16 @@ Kernel markParallelLoops(const Kernel &k, const KernelOptions &options, Diagnost
                                       "the loop nest");
   }
   if (!nest) throw CompileError(k.loc, "kernel '" + k.name + "' has no loop to parallelize");
+  // Variables declared up front only to serve as loop variables (int i, j; for (i = ...)):
+  // every loop assigns its variable first, and the IR's loops declare their own.
+  std::set<std::string> loopVars;
+  visitStmt(nest, [&](const Stmt &s) {
+    if (s->kind == StmtKind::For) loopVars.insert(s->name);
+  });
+  std::vector<Stmt> kept;
+  for (const Stmt &d : prologue)
+    if (!loopVars.count(d->name) || d->value) kept.push_back(d);
+  prologue = kept;
   for (const Stmt &d : prologue)
     if (d->value && d->value->kind != ExprKind::IntImm && d->value->kind != ExprKind::FloatImm)
       visitExpr(d->value, [&](const Expr &e) {

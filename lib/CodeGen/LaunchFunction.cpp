@@ -53,15 +53,19 @@ std::string launchFunction(const LoweredKernel &lk) {
       continue;
     }
     std::string bytes = p.name + "_bytes";
-    out << "  const size_t " << bytes << " = (size_t)rtcuda_nonnegative(" << wide(f.elements, k)
-        << ") * sizeof(" << p.type.cName() << ");\n";
+    out << "  const long long " << p.name << "_elements = rtcuda_nonnegative("
+        << wide(f.elements, k) << ");\n"
+        << "  rtcuda_check_index_range(" << p.name << "_elements, \"" << k.name << "\", where);\n"
+        << "  const size_t " << bytes << " = (size_t)" << p.name << "_elements * sizeof("
+        << p.type.cName() << ");\n";
     // An array the kernel writes is copied in as well: a partial write keeps the rest.
     out << "  " << arrayType(p) << "d_" << p.name << " = (" << arrayType(p)
         << ")rtcuda_array_in(" << p.name << ", " << bytes << ", where);\n";
     args.push_back("d_" + p.name);
   }
-  out << "  if (iterations_x > 0";
-  for (size_t d = 1; d < k.grid.size(); ++d) out << " && iterations_" << "xyz"[d] << " > 0";
+  out << "  if (";
+  for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
+    out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
   out << ") {\n    dim3 grid(";
   for (size_t d = 0; d < k.grid.size(); ++d) {
     std::string perBlock = ir::print(k.grid[d].perBlock);

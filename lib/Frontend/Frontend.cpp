@@ -36,7 +36,7 @@ public:
     std::vector<ir::Stmt> body;
     for (const Stmt *s : llvm::cast<CompoundStmt>(fn->getBody())->body()) {
       if (isLegacyView(s)) continue;
-      if (ir::Stmt c = convertStmt(s)) body.push_back(c);
+      append(body, s);
     }
     k.body = ir::block(std::move(body));
     return k;
@@ -301,6 +301,16 @@ private:
 
   // ---- statements ----
 
+  // Appends a converted statement; `int i, j;` adds one declaration per variable.
+  void append(std::vector<ir::Stmt> &body, const Stmt *s) {
+    ir::Stmt c = convertStmt(s);
+    if (!c) return;
+    if (llvm::isa<DeclStmt>(s) && c->kind == ir::StmtKind::Block)
+      body.insert(body.end(), c->stmts.begin(), c->stmts.end());
+    else
+      body.push_back(c);
+  }
+
   ir::Stmt convertStmt(const Stmt *s) {
     ir::Stmt out = convertStmtNoLoc(s);
     return out && !out->loc.valid() ? ir::withLoc(out, loc(s->getBeginLoc())) : out;
@@ -325,8 +335,7 @@ private:
   ir::Stmt convertStmtNoLoc(const Stmt *s) {
     if (const auto *cs = llvm::dyn_cast<CompoundStmt>(s)) {
       std::vector<ir::Stmt> body;
-      for (const Stmt *c : cs->body())
-        if (ir::Stmt x = convertStmt(c)) body.push_back(x);
+      for (const Stmt *c : cs->body()) append(body, c);
       return ir::block(std::move(body));
     }
     if (llvm::isa<NullStmt>(s)) return nullptr;
@@ -499,6 +508,7 @@ std::string prototype(const FunctionDecl *fn, const SourceManager &sm, const Lan
 
 bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out) {
   std::set<std::string> found;
+  bool everyFileParsed = true;
   for (const std::string &path : options.kernelFiles) {
     std::string shown = displayPath(path);
     bool readable;
@@ -509,11 +519,15 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
     }
     std::string normalized;
     std::vector<LegacyView> views;
-    if (!normalizeLegacyDialect(text, shown, options, diags, normalized, views)) continue;
+    if (!normalizeLegacyDialect(text, shown, options, diags, normalized, views)) {
+      everyFileParsed = false;
+      continue;
+    }
     bool hadErrors = false;
     auto ast = parseC(normalized, shown, /*quiet=*/false, hadErrors);
     if (!ast || hadErrors) {
       diags.error(shown, "cannot parse kernel file");
+      everyFileParsed = false;
       continue;
     }
     out.references.push_back(
@@ -561,7 +575,7 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
     }
   }
   for (const KernelOptions &k : options.kernels) {
-    if (found.count(k.name)) continue;
+    if (found.count(k.name) || !everyFileParsed) continue;
     std::string where = k.configFile.empty() ? displayPath(options.configPath)
                                              : displayPath(k.configFile);
     if (k.configLine) where += ":" + std::to_string(k.configLine);

@@ -69,6 +69,12 @@ static std::set<std::string> doublySubscripted(const clang::FunctionDecl *fn,
   return found;
 }
 
+static std::string firstIn(const clang::FunctionDecl *fn, const std::set<std::string> &names) {
+  for (const clang::ParmVarDecl *p : fn->parameters())
+    if (names.count(p->getNameAsString())) return p->getNameAsString();
+  return *names.begin();
+}
+
 static const KernelOptions *optionsFor(const Options &options, const std::string &name) {
   for (const KernelOptions &k : options.kernels)
     if (k.name == name) return &k;
@@ -96,7 +102,7 @@ bool normalizeLegacyDialect(const std::string &text, const std::string &displayN
     if (rowDim.empty()) {
       clang::PresumedLoc loc = sm.getPresumedLoc(fn->getLocation());
       diags.error(ir::SourceLoc{displayName, loc.getLine(), loc.getColumn()},
-                  "function '" + fname + "' indexes pointer parameter '" + *names.begin() +
+                  "function '" + fname + "' indexes pointer parameter '" + firstIn(fn, names) +
                       "' with two subscripts; give its row width with ROW_DIM (config.txt) "
                       "or row_dim (YAML)");
       ok = false;

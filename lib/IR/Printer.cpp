@@ -74,8 +74,11 @@ std::string paramDecl(const Param &p, PrintMode mode) {
   if (!p.isArray) return s + " " + p.name;
   if (mode == PrintMode::Dump) {
     s += " " + p.name;
-    for (const Expr &d : p.dims) s += "[" + (d ? print(d) : std::string()) + "]";
-    if (p.isRestrict) s += " restrict";
+    for (size_t i = 0; i < p.dims.size(); ++i) {
+      std::string qualifier = i == 0 && p.isRestrict ? "restrict" : "";
+      std::string size = p.dims[i] ? print(p.dims[i]) : "";
+      s += "[" + qualifier + (qualifier.empty() || size.empty() ? "" : " ") + size + "]";
+    }
     return s;
   }
   s += " *";

@@ -42,7 +42,16 @@ bool isIntArith(const Expr &e) {
          e->operands[1]->type.bytes() <= e->type.bytes();
 }
 
-std::optional<Poly> toPoly(const Expr &e) {
+Expr fromPoly(const Poly &p);
+
+size_t liveTerms(const Poly &p) {
+  size_t n = p.constant != 0;
+  for (const Term &t : p.terms) n += t.coeff != 0;
+  return n;
+}
+
+// expand: distribute products of sums; otherwise such a product stays one atom.
+std::optional<Poly> toPoly(const Expr &e, bool expand) {
   Poly p;
   p.type = e->type;
   if (e->kind == ExprKind::IntImm) {
@@ -50,16 +59,26 @@ std::optional<Poly> toPoly(const Expr &e) {
     return p;
   }
   if (e->kind == ExprKind::Unary && e->name == "-" && e->type.isInteger()) {
-    auto a = toPoly(e->operands[0]);
+    auto a = toPoly(e->operands[0], expand);
     if (!a) return std::nullopt;
     for (Term &t : a->terms) t.coeff = -t.coeff;
     a->constant = -a->constant;
     return a;
   }
   if (isIntArith(e)) {
-    auto a = toPoly(e->operands[0]);
-    auto b = toPoly(e->operands[1]);
+    auto a = toPoly(e->operands[0], expand);
+    auto b = toPoly(e->operands[1], expand);
     if (!a || !b) return std::nullopt;
+    if (e->name == "*" && !expand && (liveTerms(*a) > 1 || liveTerms(*b) > 1) &&
+        !a->terms.empty() && !b->terms.empty()) {
+      // (x + 1) * (y - 2) stays a product: an atom whose factors are simplified.
+      Term t;
+      t.coeff = 1;
+      t.atoms = {binary("*", fromPoly(*a), fromPoly(*b))};
+      t.key = {print(t.atoms[0])};
+      p.terms.push_back(t);
+      return p;
+    }
     if (e->name == "+" || e->name == "-") {
       int sign = e->name == "+" ? 1 : -1;
       p = *a;
@@ -71,16 +90,6 @@ std::optional<Poly> toPoly(const Expr &e) {
       p.constant += sign * b->constant;
     } else {
       p.constant = a->constant * b->constant;
-      for (const Term &t : a->terms) {
-        Term scaled = t;
-        scaled.coeff *= b->constant;
-        p.addTerm(scaled);
-      }
-      for (const Term &t : b->terms) {
-        Term scaled = t;
-        scaled.coeff *= a->constant;
-        p.addTerm(scaled);
-      }
       for (const Term &x : a->terms)
         for (const Term &y : b->terms) {
           Term t;
@@ -92,6 +101,16 @@ std::optional<Poly> toPoly(const Expr &e) {
           std::sort(t.key.begin(), t.key.end());
           p.addTerm(t);
         }
+      for (const Term &t : a->terms) {
+        Term scaled = t;
+        scaled.coeff *= b->constant;
+        p.addTerm(scaled);
+      }
+      for (const Term &t : b->terms) {
+        Term scaled = t;
+        scaled.coeff *= a->constant;
+        p.addTerm(scaled);
+      }
     }
     if (p.terms.size() > kMaxTerms) return std::nullopt;
     return p;
@@ -149,7 +168,12 @@ Expr foldNode(const Expr &e) {
     return intImm(0, e->type);
   if (isIntArith(e)) {
     // Only normalize at the root of a +,-,* tree: the parent will do it otherwise.
-    if (auto p = toPoly(e)) return fromPoly(*p);
+    // Expand products of sums only where that makes the expression shorter:
+    // (N - 1) * N + N becomes N * N, (N - 16) * (N - 16) stays as written.
+    auto kept = toPoly(e, false);
+    auto expanded = toPoly(e, true);
+    if (expanded && (!kept || liveTerms(*expanded) < liveTerms(*kept))) return fromPoly(*expanded);
+    if (kept) return fromPoly(*kept);
   }
   return e;
 }

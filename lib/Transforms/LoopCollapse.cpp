@@ -50,7 +50,7 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k) {
     isConst(loops[d]->step, &step);
     Expr value = simplify(add(loops[d]->min, mul(t, loops[d]->step)));
     recovered[d] = withLoc(decl(loops[d]->name, loops[d]->type, value), loops[d]->loc);
-    inner = simplify(mul(inner, extents[d]));
+    inner = simplify(mul(extents[d], inner));
   }
   body.insert(body.end(), recovered.begin(), recovered.end());
   const Stmt &innermost = loops.back()->body;

@@ -22,6 +22,9 @@ struct LoweredKernel {
   ir::Kernel kernel;    // after every pass: what kernel.cu holds
   KernelOptions options;
   std::map<std::string, ArrayFootprint> footprints;
+  // Trip count of each parallel loop, outermost first. The host launches only when all are
+  // positive: their product alone could be positive with two negative factors.
+  std::vector<ir::Expr> parallelExtents;
 };
 
 // Names of the steps --print-after accepts, in pipeline order.

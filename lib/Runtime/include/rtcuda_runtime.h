@@ -58,12 +58,13 @@ static inline long long rtcuda_min(long long a, long long b) { return a < b ? a 
 static inline long long rtcuda_max(long long a, long long b) { return a > b ? a : b; }
 static inline long long rtcuda_nonnegative(long long a) { return a < 0 ? 0 : a; }
 
-// A problem too large for the kernel's 32-bit index arithmetic is refused, not run wrong.
-static inline void rtcuda_check_index_range(long long iterations, const char *kernel,
+// A problem too large for the kernel's 32-bit index arithmetic (iterations, or elements of an
+// array) is refused, not run wrong.
+static inline void rtcuda_check_index_range(long long count, const char *kernel,
                                             const char *where) {
-  if (iterations > 2147483647LL) {
-    fprintf(stderr, "%s: error: kernel '%s' has %lld iterations, more than its 32-bit index "
-            "can address\n", where, kernel, iterations);
+  if (count > 2147483647LL) {
+    fprintf(stderr, "%s: error: kernel '%s' needs %lld indices, more than its 32-bit index "
+            "arithmetic can address\n", where, kernel, count);
     exit(1);
   }
 }

@@ -1,0 +1,2 @@
+// The C entry points of the GPU implementation.
+#include "ExportApi.inc"

@@ -1,0 +1,26 @@
+// Loops with a non-zero start, '<=' and 'j += 1' over non-square arrays: the collapsed index
+// covers (N-2) x M iterations and recovers i from 1 and j from 0.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --print-after=LoopPartition | FileCheck %s
+//
+// CHECK-LABEL: IR after LoopCollapse (kernel shift)
+// CHECK:      for (int ij = 0; ij < (N - 2) * M; ij++) {  // collapsed
+// CHECK-NEXT:   // recover the loop indices from the collapsed index
+// CHECK-NEXT:   int i = ij / M + 1;
+// CHECK-NEXT:   int j = ij % M;
+// CHECK-NEXT:   out[i][j] = 0.5f * (in[i - 1][j] + in[i + 1][j]);
+// CHECK-LABEL: IR after LoopPartition (kernel shift)
+// CHECK:      int ij = (int)(blockIdx.x * SHIFT_BLOCKSIZE + threadIdx.x);
+// CHECK-NEXT: if (ij < (N - 2) * M) {
+// CHECK:        out[i * M + j] = 0.5f * (in[(i - 1) * M + j] + in[(i + 1) * M + j]);
+
+//--- kernel.c
+void shift(int N, int M, float out[N][M], const float in[N][M]) {
+  int i, j;
+  for (i = 1; i <= N - 2; i++)
+    for (j = 0; j < M; j += 1)
+      out[i][j] = 0.5f * (in[i - 1][j] + in[i + 1][j]);
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [shift]

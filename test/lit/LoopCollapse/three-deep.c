@@ -1,0 +1,20 @@
+// Three perfectly nested parallel loops with different extents collapse into one index.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse | FileCheck %s
+//
+// CHECK:      for (int ijk = 0; ijk < a * b * c; ijk++) {  // collapsed
+// CHECK:        int i = ijk / (b * c);
+// CHECK-NEXT:   int j = ijk / c % b;
+// CHECK-NEXT:   int k = ijk % c;
+// CHECK-NEXT:   t[i][j][k] = 2.0f * s[i][j][k];
+
+//--- kernel.c
+void scale3(int a, int b, int c, float t[a][b][c], const float s[a][b][c]) {
+  for (int i = 0; i < a; i++)
+    for (int j = 0; j < b; j++)
+      for (int k = 0; k < c; k++)
+        t[i][j][k] = 2.0f * s[i][j][k];
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [scale3]

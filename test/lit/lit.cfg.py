@@ -1,0 +1,15 @@
+# lit configuration: each test runs `rtcuda translate` and checks its output with FileCheck.
+import os
+import lit.formats
+
+config.name = "rtcuda"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".c", ".test"]
+config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.rtcuda_build_dir, "test", "lit")
+
+config.substitutions.append(("%rtcuda", os.path.join(config.rtcuda_build_dir, "bin", "rtcuda")))
+config.substitutions.append(("%examples", os.path.join(config.rtcuda_source_dir, "examples")))
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
+config.substitutions.append(("%exit1", "sh " + os.path.join(config.test_source_root, "Inputs", "exit1.sh")))
