@@ -178,9 +178,14 @@ std::string projectCMake(const std::string &program, const Options &options, boo
       "endif()\n"
       "target_link_libraries(" + program + " PRIVATE CUDA::cudart)\n";
   if (usesRtapi)
-    s += "file(GLOB RTAPI_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/*.cpp)\n"
-         "target_sources(" + program + " PRIVATE ${RTAPI_SOURCES})\n"
-         "target_link_libraries(" + program + " PRIVATE CUDA::cublas CUDA::cusparse)\n";
+    s += "# The RT-API (cuBLAS/cuSPARSE calls of main.c), built from its sources in runtime/rtapi.\n"
+         "file(GLOB RTAPI_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/common/*.cpp\n"
+         "     ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/cuda/*.cpp)\n"
+         "add_library(rtapi STATIC ${RTAPI_SOURCES})\n"
+         "target_include_directories(rtapi PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/include\n"
+         "  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/common)\n"
+         "target_link_libraries(rtapi PUBLIC CUDA::cublas CUDA::cusparse CUDA::cudart)\n"
+         "target_link_libraries(" + program + " PRIVATE rtapi)\n";
   return s;
 }
 

@@ -126,9 +126,12 @@ int translateCommand(const std::vector<std::string> &args) {
   files["CMakeLists.txt"] = projectCMake(programName(options), options, usesRtapi);
   files["manifest.json"] = manifest(options, program, kernels, hasMain);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
+  // The RT-API sources travel with the program so that its CMakeLists.txt builds them.
   if (usesRtapi)
-    for (const auto &entry : fs::directory_iterator(rtapiIncludeDir()))
-      files["runtime/" + entry.path().filename().string()] = readFile(entry.path());
+    for (const char *part : {"include", "common", "cuda"})
+      for (const auto &entry : fs::directory_iterator(fs::path(rtapiIncludeDir()).parent_path() / part))
+        files[std::string("runtime/rtapi/") + part + "/" + entry.path().filename().string()] =
+            readFile(entry.path());
   // Copies of the inputs: verification and tuning read only the output folder.
   files["src/" + fs::path(options.configPath).filename().string()] = readFile(options.configPath);
   for (const std::string &f : options.kernelFiles)

@@ -138,7 +138,11 @@ struct Worker {
   std::vector<unsigned> order;
   // Written by fibers, read by the scheduler: relaxed atomics, see the file comment.
   unsigned next_start = 0, waiting = 0, done = 0, bar_acc = 0, bar_result = 0;
-  char hb_barrier = 0, hb_block_end = 0; // addresses for TSan happens-before edges
+  unsigned interval = 0; // barriers passed in this block
+  // Addresses for TSan happens-before edges. Arrivals at barrier k release into hb_barrier[k % 2]
+  // and leavers acquire from it: one object would also pass on what threads that already ran in
+  // the next interval did.
+  char hb_barrier[2] = {0, 0}, hb_block_end = 0;
 
   ~Worker();
 };
@@ -207,7 +211,8 @@ RTCUDA_EMU_NO_TSAN void fiber_entry(void *arg) {
     hb_release(&w.hb_block_end);
     context_switch(f->ctx, w.main, false, false);
   }
-  context_switch(f->ctx, w.main, false, true);
+  // Synchronizing: the scheduler frees this fiber next.
+  context_switch(f->ctx, w.main, true, true);
   __builtin_unreachable();
 }
 
@@ -262,6 +267,10 @@ void begin_launch(Worker &w, const Launch &launch) {
 }
 
 RTCUDA_EMU_NO_TSAN void end_launch(Worker &w) {
+  // The launch is over: everything its threads did happens before what comes next here.
+  hb_acquire(&w.hb_barrier[0]);
+  hb_acquire(&w.hb_barrier[1]);
+  hb_acquire(&w.hb_block_end);
   for (std::unique_ptr<Fiber> &f : w.fibers) {
     if (ld(f->slot)) {
       // Its thread never finishes (a launch stopped early): forget its frames and its stack,
@@ -313,6 +322,7 @@ RTCUDA_EMU_NO_TSAN bool run_block(Worker &w, uint64_t linear) {
   st(w.done, 0u);
   st(w.bar_acc, 0u);
   st(w.bar_result, 0u);
+  st(w.interval, 0u);
 
   // First interval: start every thread, in shuffled order.
   for (;;) {
@@ -341,6 +351,7 @@ RTCUDA_EMU_NO_TSAN bool run_block(Worker &w, uint64_t linear) {
     st(w.bar_result, ld(w.bar_acc));
     st(w.bar_acc, 0u);
     st(w.waiting, 0u);
+    st(w.interval, ld(w.interval) + 1);
     shuffle(w.order, rng);
     for (unsigned i : w.order) {
       Slot *t = &w.slots[i];
@@ -388,9 +399,10 @@ RTCUDA_EMU_NO_TSAN int barrier(int predicate) {
   st(w->bar_acc, ld(w->bar_acc) + (predicate ? 1u : 0u));
   st(t->state, kWaiting);
   st(w->waiting, ld(w->waiting) + 1);
-  hb_release(&w->hb_barrier);
+  char *hb = &w->hb_barrier[ld(w->interval) % 2];
+  hb_release(hb);
   context_switch(f->ctx, w->main, false, false);
-  hb_acquire(&w->hb_barrier);
+  hb_acquire(hb);
   set_thread_idx(t->tid);
   return static_cast<int>(ld(w->bar_result));
 }

@@ -22,7 +22,7 @@ static size_t page_size() {
   return size;
 }
 
-Stack stack_alloc(size_t size) {
+RTCUDA_EMU_NO_TSAN Stack stack_alloc(size_t size) {
   const size_t page = page_size();
   size = (size + page - 1) / page * page;
   Stack stack;
@@ -41,14 +41,14 @@ Stack stack_alloc(size_t size) {
   return stack;
 }
 
-void stack_free(Stack &stack) {
+RTCUDA_EMU_NO_TSAN void stack_free(Stack &stack) {
   if (!stack.map) return;
   stack_forget_frames(stack);
   munmap(stack.map, stack.map_size);
   stack = Stack();
 }
 
-void stack_forget_frames(const Stack &stack) {
+RTCUDA_EMU_NO_TSAN void stack_forget_frames(const Stack &stack) {
 #ifdef RTCUDA_EMU_ASAN
   // Redzones of frames that never returned would read as errors for the next user.
   if (stack.lo) __asan_unpoison_memory_region(stack.lo, stack.size);
@@ -73,14 +73,14 @@ void hb_acquire(void *addr) {
 #endif
 }
 
-void context_init_thread(Context &ctx) {
+RTCUDA_EMU_NO_TSAN void context_init_thread(Context &ctx) {
   ctx = Context();
 #ifdef RTCUDA_EMU_TSAN
   ctx.tsan_fiber = __tsan_get_current_fiber();
 #endif
 }
 
-void context_destroy(Context &ctx) {
+RTCUDA_EMU_NO_TSAN void context_destroy(Context &ctx) {
 #ifdef RTCUDA_EMU_TSAN
   if (ctx.owns_tsan_fiber) __tsan_destroy_fiber(ctx.tsan_fiber);
 #endif
@@ -101,7 +101,7 @@ void ucontext_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsigned ar
 }
 } // namespace
 
-void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
   ctx = Context();
   getcontext(&ctx.uc);
   ctx.uc.uc_stack.ss_sp = stack.lo;
@@ -120,7 +120,7 @@ void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void 
 #endif
 }
 
-static inline void raw_switch(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
+RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
 
 #else // x86-64
 
@@ -174,7 +174,7 @@ rtcuda_emu_start:
   .popsection
 )");
 
-void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
   ctx = Context();
   uintptr_t top = reinterpret_cast<uintptr_t>(stack.lo + stack.size) & ~uintptr_t(15);
   void **sp = reinterpret_cast<void **>(top);
@@ -198,11 +198,11 @@ void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void 
 #endif
 }
 
-static inline void raw_switch(Context &from, Context &to) { rtcuda_emu_switch(&from.sp, to.sp); }
+RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { rtcuda_emu_switch(&from.sp, to.sp); }
 
 #endif
 
-void context_switch(Context &from, Context &to, bool sync, bool final) {
+RTCUDA_EMU_NO_TSAN void context_switch(Context &from, Context &to, bool sync, bool final) {
 #ifdef RTCUDA_EMU_ASAN
   __sanitizer_start_switch_fiber(final ? nullptr : &from.fake_stack, to.stack_lo, to.stack_size);
 #else
@@ -221,7 +221,7 @@ void context_switch(Context &from, Context &to, bool sync, bool final) {
 #endif
 }
 
-void context_started(Context &from) {
+RTCUDA_EMU_NO_TSAN void context_started(Context &from) {
 #ifdef RTCUDA_EMU_ASAN
   // Learns the switcher's stack bounds (the OS thread's stack), needed to switch back to it.
   __sanitizer_finish_switch_fiber(nullptr, &from.stack_lo, &from.stack_size);
