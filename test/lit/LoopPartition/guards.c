@@ -7,8 +7,8 @@
 //
 // CHECK-LABEL: IR after LoopPartition (kernel every_third)
 // CHECK:      int i_thread = (int)(blockIdx.x * EVERY_THIRD_BLOCKSIZE + threadIdx.x);
-// CHECK-NEXT: if (i_thread < (n - 2 + 2) / 3) {
-// CHECK-NEXT:   int i = 2 + i_thread * 3;
+// CHECK-NEXT: if (i_thread < n / 3) {
+// CHECK-NEXT:   int i = 3 * i_thread + 2;
 // CHECK-NEXT:   a[i] = 0.0f;
 // CHECK-LABEL: IR after LoopPartition (kernel interior)
 // CHECK:      int i = 1 + (int)(blockIdx.x * INTERIOR_BLOCKSIZE + threadIdx.x);
