@@ -31,6 +31,8 @@ public:
       SymRange first = rangeOf(s->min);
       SymRange last = rangeOf(step > 0 ? sub(s->end, intImm(1)) : add(s->end, intImm(1)));
       env[s->name] = step > 0 ? SymRange{first.lo, last.hi} : SymRange{last.lo, first.hi};
+      noteExpr(s->min);  // bounds may read arrays (CSR row pointers)
+      noteExpr(s->end);
       walk(s->body);
       return;
     }

@@ -81,6 +81,12 @@ void checkPrivateScalars(const std::vector<Stmt> &prologue, const Stmt &innermos
   for (const Stmt &d : prologue) {
     if (d->kind != StmtKind::Decl) continue;
     const std::string &v = d->name;
+    // Never assigned in the loops: every iteration reads the same value, nothing is carried.
+    bool assigned = false;
+    visitStmt(innermostBody, [&](const Stmt &n) {
+      assigned |= (n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) && n->name == v;
+    });
+    if (!assigned) continue;
     for (const Stmt &s : body) {
       if (s->kind == StmtKind::Assign && s->name == v && s->op == "=" && !mentions(s->value, v))
         break;  // defined first: private
@@ -93,6 +99,20 @@ void checkPrivateScalars(const std::vector<Stmt> &prologue, const Stmt &innermos
                                    "in the loop body); declare and initialize it inside the loop");
     }
   }
+}
+
+// break/continue that would leave a parallel loop's iteration: once the loop is spread over
+// threads there is no loop around them any more.
+void checkNoJumpOut(const Stmt &s) {
+  if (!s) return;
+  if (s->kind == StmtKind::Break || s->kind == StmtKind::Continue)
+    throw CompileError(s->loc, std::string(s->kind == StmtKind::Break ? "break" : "continue") +
+                                   " in the body of a parallel loop is not supported; use if "
+                                   "around the statements instead");
+  if (s->kind == StmtKind::For || s->kind == StmtKind::While) return;  // their own loop
+  for (const Stmt &c : s->stmts) checkNoJumpOut(c);
+  checkNoJumpOut(s->body);
+  checkNoJumpOut(s->elseBody);
 }
 
 }  // namespace
@@ -150,6 +170,7 @@ Kernel markParallelLoops(const Kernel &k, const KernelOptions &options, Diagnost
                        " loop(s) are perfectly nested here");
   loops.resize(depth);
   checkBounds(loops, k);
+  checkNoJumpOut(loops.back()->body);
   checkPrivateScalars(prologue, loops.back()->body);
   for (size_t i = 1; i < loops.size(); ++i)
     for (size_t j = 0; j < i; ++j)

@@ -156,7 +156,8 @@ bool writeOutputFolder(const std::string &outDir, const FileSet &files, std::str
 
 namespace rtcuda {
 
-std::string projectCMake(const std::string &program, const Options &options, bool usesRtapi) {
+std::string projectCMake(const std::string &program, const Options &options, bool hasMain,
+                         bool usesRtapi) {
   std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch.substr(3) : options.arch;
   std::string s =
       "# Builds the program rtcuda generated. Configure with -DRTCUDA_CUDA_ARCH=<NN> for\n"
@@ -168,7 +169,9 @@ std::string projectCMake(const std::string &program, const Options &options, boo
       "option(RTCUDA_WERROR \"Treat warnings as errors\" OFF)\n"
       "set(CMAKE_CUDA_ARCHITECTURES ${RTCUDA_CUDA_ARCH})\n"
       "find_package(CUDAToolkit REQUIRED)\n"
-      "add_executable(" + program + " main.cu)\n"
+      + std::string() + (hasMain ? "add_executable(" + program + " main.cu)\n"
+                 : "# No host program: the kernels are compiled on their own.\n"
+                   "add_library(" + program + " OBJECT kernel.cu)\n") +
       "target_include_directories(" + program + " PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "
       "${CMAKE_CURRENT_SOURCE_DIR}/runtime)\n"
       "target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)\n"

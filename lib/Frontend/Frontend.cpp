@@ -533,8 +533,11 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
     out.references.push_back(
         {shown, std::filesystem::path(path).filename().string(), normalized});
     std::set<unsigned> pragmaLines;
-    for (const auto &[line, directive] : findRtcudaPragmas(text))
+    for (const auto &[line, directive] : findRtcudaPragmas(text)) {
       if (directive == "kernel") pragmaLines.insert(line);
+      else diags.warning(ir::SourceLoc{shown, line, 1},
+                         "unknown directive '#pragma rtcuda " + directive + "' (known: kernel)");
+    }
     ASTContext &ctx = ast->getASTContext();
     SourceManager &sm = ast->getSourceManager();
     unsigned previousEnd = 0;

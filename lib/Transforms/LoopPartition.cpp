@@ -79,13 +79,23 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize);
     int64_t step = 1;
     isConst(s->step, &step);
-    Expr start = simplify(add(s->min, mul(cast(kInt, builtin("blockIdx.y")), s->step)));
-    Expr stride = mul(cast(kInt, builtin("gridDim.y")), s->step);
-    auto rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, start, s->end, intImm(step),
-                                                    block(xPart), LoopKind::Block));
+    Expr row = cast(kInt, builtin("blockIdx.y"));
+    Expr stride = cast(kInt, builtin("gridDim.y"));
+    std::shared_ptr<StmtNode> rows;
+    if (step == 1) {
+      rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, simplify(add(s->min, row)),
+                                                 s->end, stride, block(xPart), LoopKind::Block));
+    } else {
+      // Other steps (negative ones too): walk the iteration numbers, recover the variable.
+      std::string t = freshName(k, s->name + "_row");
+      std::vector<Stmt> rowBody{withLoc(decl(s->name, s->type,
+                                             simplify(add(s->min, mul(var(t), s->step)))),
+                                        s->loc)};
+      rowBody.insert(rowBody.end(), xPart.begin(), xPart.end());
+      rows = std::make_shared<StmtNode>(*forLoop(t, kInt, row, simplify(tripCount(s)), stride,
+                                                 block(rowBody), LoopKind::Block));
+    }
     rows->loc = s->loc;
-    // The step of a grid-stride loop is not a constant: print it as written.
-    rows->step = stride;
     body.push_back(rows);
     out.grid = {LaunchDim{simplify(tripCount(inner)), blockSize, 2147483647},
                 LaunchDim{simplify(tripCount(s)), intImm(1), 65535}};

@@ -7,5 +7,7 @@
 namespace rtcuda {
 
 int translateCommand(const std::vector<std::string> &args);
+int verifyCommand(const std::vector<std::string> &args);
+int runCommand(const std::vector<std::string> &args);
 
 }  // namespace rtcuda

@@ -26,11 +26,31 @@ std::string readFile(const fs::path &p) {
   return ss.str();
 }
 
-std::string programName(const Options &options) {
-  std::string name = fs::absolute(options.configPath).parent_path().filename().string();
+// The program is named after the output folder (out/madd_std builds madd_std).
+std::string programName(const std::string &outDir) {
+  std::string name = fs::absolute(outDir).lexically_normal().filename().string();
+  if (name.empty()) name = fs::absolute(outDir).lexically_normal().parent_path().filename().string();
   for (char &c : name)
     if (!isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
   return name.empty() ? "program" : name;
+}
+
+// DATA_TYPE / data_type states the element type of the kernel's arrays: a value that the
+// source contradicts is an error (the original ignored the key silently).
+void checkDataType(const LoweredKernel &k, const Options &options) {
+  const std::string &wanted = k.options.dataType;
+  if (wanted.empty()) return;
+  std::string found;
+  for (const ir::Param &p : k.kernel.params) {
+    if (!p.isArray) continue;
+    if (p.type.cName() == wanted) return;
+    if (found.find(p.type.cName()) == std::string::npos) found += (found.empty() ? "" : ", ") + p.type.cName();
+  }
+  std::string where = displayPath(k.options.configFile.empty() ? options.configPath : k.options.configFile);
+  if (k.options.configLine) where += ":" + std::to_string(k.options.configLine);
+  throw CompileError(ir::SourceLoc{where, 0, 0},
+                     "data type '" + wanted + "' given for kernel '" + k.kernel.name +
+                         "', but its arrays are " + (found.empty() ? "none" : found));
 }
 
 void usage() {
@@ -50,7 +70,10 @@ int translateCommand(const std::vector<std::string> &args) {
   std::vector<std::string> steps = pipelineStepNames();
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
-    if (a == "-o" && i + 1 < args.size()) {
+    if (a == "--help" || a == "-h") {
+      usage();
+      return 0;
+    } else if (a == "-o" && i + 1 < args.size()) {
       outDir = args[++i];
     } else if (a.rfind("--print-after=", 0) == 0) {
       std::string step = a.substr(14);
@@ -98,7 +121,9 @@ int translateCommand(const std::vector<std::string> &args) {
           throw CompileError(k.kernel.findParam(array)->loc,
                              "cannot tell how many elements of '" + array + "' kernel '" +
                                  k.kernel.name + "' accesses; declare the parameter with its "
-                                 "size, e.g. 'int " + array + "[restrict 256]'");
+                                 "size, e.g. '" + k.kernel.findParam(array)->type.cName() + " " +
+                                 array + "[restrict 256]'");
+      checkDataType(k, options);
       for (const std::string &r : k.kernel.remarks) diags.remark(k.kernel.loc, r);
       kernels.push_back(std::move(k));
     } catch (const CompileError &e) {
@@ -119,11 +144,12 @@ int translateCommand(const std::vector<std::string> &args) {
   // 4. Code: kernel.cu, parameter headers, main.cu, project files.
   FileSet files;
   files["kernel.cu"] = kernelFile(kernels);
+  files["launch.cuh"] = launchHeader(kernels);
   for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
   bool hasMain = !options.mainFile.empty();
   if (hasMain && !rewriteHost(options, program, kernels, diags, files["main.cu"])) return 1;
   bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
-  files["CMakeLists.txt"] = projectCMake(programName(options), options, usesRtapi);
+  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
   files["manifest.json"] = manifest(options, program, kernels, hasMain);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
   // The RT-API sources travel with the program so that its CMakeLists.txt builds them.

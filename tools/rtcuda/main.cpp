@@ -12,6 +12,9 @@ void usage() {
   std::cout << "usage: rtcuda <command> [arguments]\n\n"
                "commands:\n"
                "  translate <config> -o <outdir>   C kernels + main.c -> CUDA project\n"
+               "  verify <outdir>                  check every kernel against its sequential C\n"
+               "                                   on the CPU emulator (sizes, tuning points)\n"
+               "  run <outdir> [args...]           build the program for the CPU emulator, run it\n"
                "  help                             this text\n\n"
                "Run 'rtcuda <command> --help' for a command's options.\n";
 }
@@ -28,6 +31,8 @@ int main(int argc, char **argv) {
   std::string command = argv[1];
   std::vector<std::string> args(argv + 2, argv + argc);
   if (command == "translate") return rtcuda::translateCommand(args);
+  if (command == "verify") return rtcuda::verifyCommand(args);
+  if (command == "run") return rtcuda::runCommand(args);
   if (command == "help" || command == "--help" || command == "-h") {
     usage();
     return 0;

@@ -25,6 +25,8 @@ std::string paramsHeaderName(const ir::Kernel &k);
 // The host function that copies a kernel's arrays, launches it and checks it:
 // rtcuda_launch_<name>(where, args...).
 std::string launchFunction(const LoweredKernel &k);
+// launch.cuh: the launch functions of every kernel (included by main.cu and by verify).
+std::string launchHeader(const std::vector<LoweredKernel> &kernels);
 std::string launchFunctionName(const ir::Kernel &k);
 
 // main.c → main.cu, with Clang's Rewriter. Returns false (diagnostics reported) on failure.
@@ -37,7 +39,8 @@ std::string manifest(const Options &options, const ParsedProgram &program,
                      const std::vector<LoweredKernel> &kernels, bool hasMain);
 
 // CMakeLists.txt of the output project.
-std::string projectCMake(const std::string &program, const Options &options, bool usesRtapi);
+std::string projectCMake(const std::string &program, const Options &options, bool hasMain,
+                         bool usesRtapi);
 
 // Writes `files` into `outDir` through a temporary folder that is renamed at the end, so a
 // failed translation leaves no partial output. Returns false with a message on failure.

@@ -107,6 +107,7 @@ struct Fiber {
   Stack stack;
   Worker *worker = nullptr;
   Slot *slot = nullptr; // the thread it runs; nullptr when idle
+  void *identity = nullptr; // for ThreadSanitizer
   bool exit = false;
 };
 
@@ -125,10 +126,12 @@ struct Launch {
   mutable std::atomic<bool> reported{false};
 };
 
-// The scheduler of one OS thread. Fibers persist for a launch; stacks persist across launches.
+// The scheduler of one OS thread. Fibers persist for a launch; stacks and TSan identities
+// persist across launches.
 struct Worker {
   Context main;
   std::vector<Stack> free_stacks;
+  std::vector<void *> free_identities;
   std::vector<std::unique_ptr<Fiber>> fibers;
   std::vector<Fiber *> idle, spent;
   Fiber *current = nullptr;
@@ -157,16 +160,20 @@ template <class T, class V> inline void st(T &x, V v) {
 Worker::~Worker() {
   if (tl_active == this) return; // exit() called from a kernel: its stack is in use
   for (Stack &s : free_stacks) stack_free(s);
+  for (void *identity : free_identities) tsan_identity_destroy(identity);
 }
 
-Worker &this_worker() {
+// Fiber mode: each launching thread has its worker.
+Worker &this_thread_worker() {
   thread_local std::unique_ptr<Worker> worker;
-  if (!worker) {
-    worker.reset(new Worker);
-    context_init_thread(worker->main);
-  }
+  if (!worker) worker.reset(new Worker);
   return *worker;
 }
+
+// Threads mode: worker k runs on the k-th OS thread of every launch, so that its stacks and
+// identities outlive the thread. One threads-mode launch at a time.
+std::mutex g_threads_mode_mutex;
+std::vector<std::unique_ptr<Worker>> g_pool_workers;
 
 // The built-in variables are written outside TSan's view: kernels only read them.
 RTCUDA_EMU_NO_TSAN void set_thread_idx(uint3 t) { threadIdx = t; }
@@ -233,7 +240,14 @@ Fiber *take_fiber(Worker &w) {
   std::unique_ptr<Fiber> f(new Fiber);
   f->stack = stack;
   f->worker = &w;
-  context_make(f->ctx, f->stack, &fiber_entry, f.get());
+  if (!w.free_identities.empty()) {
+    f->identity = w.free_identities.back();
+    w.free_identities.pop_back();
+  } else {
+    f->identity = tsan_identity_create();
+  }
+  context_make(f->ctx, f->stack, &fiber_entry, f.get(), f->identity,
+               static_cast<unsigned>(w.fibers.size()));
   w.fibers.push_back(std::move(f));
   return w.fibers.back().get();
 }
@@ -247,6 +261,7 @@ RTCUDA_EMU_NO_TSAN void resume(Worker &w, Fiber *f) {
 }
 
 void begin_launch(Worker &w, const Launch &launch) {
+  context_init_thread(w.main);
   w.launch = &launch;
   w.n = launch.threads;
   w.slots.assign(w.n, Slot{});
@@ -275,7 +290,7 @@ RTCUDA_EMU_NO_TSAN void end_launch(Worker &w) {
     if (ld(f->slot)) {
       // Its thread never finishes (a launch stopped early): forget its frames and its stack,
       // whose reuse TSan would take for a race.
-      context_destroy(f->ctx);
+      tsan_identity_destroy(f->identity);
       stack_free(f->stack);
       continue;
     }
@@ -283,7 +298,7 @@ RTCUDA_EMU_NO_TSAN void end_launch(Worker &w) {
     w.current = f.get();
     context_switch(w.main, f->ctx, true, false);
     w.current = nullptr;
-    context_destroy(f->ctx);
+    w.free_identities.push_back(f->identity);
     w.free_stacks.push_back(f->stack);
   }
   w.fibers.clear();
@@ -365,8 +380,7 @@ RTCUDA_EMU_NO_TSAN bool run_block(Worker &w, uint64_t linear) {
   return true;
 }
 
-void run_blocks(Launch &launch) {
-  Worker &w = this_worker();
+void run_blocks(Launch &launch, Worker &w) {
   begin_launch(w, launch);
   while (launch.error.load(std::memory_order_relaxed) == cudaSuccess) {
     // Relaxed: taking a block must not order it after another worker's block.
@@ -461,17 +475,20 @@ void launch_kernel(Trampoline run, const void *call, dim3 grid, dim3 block) {
   }
 
   if (threads_mode && launch.blocks > 1) {
+    std::lock_guard<std::mutex> lock(g_threads_mode_mutex);
+    const size_t count = size_t(std::min<uint64_t>(workers, launch.blocks));
+    while (g_pool_workers.size() < count) g_pool_workers.emplace_back(new Worker);
     std::vector<std::thread> pool;
-    const uint64_t count = std::min<uint64_t>(workers, launch.blocks);
     try {
-      for (uint64_t i = 0; i < count; ++i) pool.emplace_back(run_blocks, std::ref(launch));
+      for (size_t k = 0; k < count; ++k)
+        pool.emplace_back(run_blocks, std::ref(launch), std::ref(*g_pool_workers[k]));
     } catch (const std::exception &) {
-      // Fewer workers than asked for: the calling thread helps below.
+      // Fewer threads than asked for: those that started take all blocks.
     }
-    if (pool.empty()) run_blocks(launch);
+    if (pool.empty()) run_blocks(launch, this_thread_worker());
     for (std::thread &t : pool) t.join();
   } else {
-    run_blocks(launch);
+    run_blocks(launch, this_thread_worker());
   }
 
   const cudaError_t error = static_cast<cudaError_t>(launch.error.load());

@@ -80,12 +80,20 @@ RTCUDA_EMU_NO_TSAN void context_init_thread(Context &ctx) {
 #endif
 }
 
-RTCUDA_EMU_NO_TSAN void context_destroy(Context &ctx) {
+void *tsan_identity_create() {
 #ifdef RTCUDA_EMU_TSAN
-  if (ctx.owns_tsan_fiber) __tsan_destroy_fiber(ctx.tsan_fiber);
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
 #endif
-  ctx.tsan_fiber = nullptr;
-  ctx.owns_tsan_fiber = false;
+}
+
+void tsan_identity_destroy(void *identity) {
+#ifdef RTCUDA_EMU_TSAN
+  if (identity) __tsan_destroy_fiber(identity);
+#else
+  (void)identity;
+#endif
 }
 
 #ifdef RTCUDA_EMU_UCONTEXT
@@ -101,11 +109,12 @@ void ucontext_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsigned ar
 }
 } // namespace
 
-RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
+                  void *tsan_identity, unsigned color) {
   ctx = Context();
   getcontext(&ctx.uc);
   ctx.uc.uc_stack.ss_sp = stack.lo;
-  ctx.uc.uc_stack.ss_size = stack.size;
+  ctx.uc.uc_stack.ss_size = stack.size - (color % 64) * 64;
   ctx.uc.uc_link = nullptr;
   const uintptr_t fn = reinterpret_cast<uintptr_t>(entry);
   const uintptr_t a = reinterpret_cast<uintptr_t>(arg);
@@ -114,18 +123,17 @@ RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*en
               static_cast<unsigned>(a >> 16 >> 16), static_cast<unsigned>(a));
   ctx.stack_lo = stack.lo;
   ctx.stack_size = stack.size;
-#ifdef RTCUDA_EMU_TSAN
-  ctx.tsan_fiber = __tsan_create_fiber(0);
-  ctx.owns_tsan_fiber = true;
-#endif
+  ctx.tsan_fiber = tsan_identity;
 }
 
 RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
 
 #else // x86-64
 
-// rtcuda_emu_switch(save, load): saves the callee-saved registers and the FP control words on
-// the current stack, stores the stack pointer in *save, and resumes the stack `load`.
+// rtcuda_emu_switch(save, load): saves the callee-saved registers on the current stack, stores
+// the stack pointer in *save, and resumes the stack `load`. The FP control words (MXCSR, x87 CW)
+// are not switched: all fibers share the thread's (ldmxcsr/fldcw took most of a switch), and
+// device code has no way to change them.
 // rtcuda_emu_start: first frame of a new context; r12 = argument, r13 = entry function.
 extern "C" void rtcuda_emu_switch(void **save, void *load);
 extern "C" void rtcuda_emu_start();
@@ -142,14 +150,8 @@ rtcuda_emu_switch:
   pushq %r13
   pushq %r14
   pushq %r15
-  subq $8, %rsp
-  stmxcsr (%rsp)
-  fnstcw 4(%rsp)
   movq %rsp, (%rdi)
   movq %rsi, %rsp
-  ldmxcsr (%rsp)
-  fldcw 4(%rsp)
-  addq $8, %rsp
   popq %r15
   popq %r14
   popq %r13
@@ -174,9 +176,11 @@ rtcuda_emu_start:
   .popsection
 )");
 
-RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
+                  void *tsan_identity, unsigned color) {
   ctx = Context();
-  uintptr_t top = reinterpret_cast<uintptr_t>(stack.lo + stack.size) & ~uintptr_t(15);
+  uintptr_t top = reinterpret_cast<uintptr_t>(stack.lo + stack.size - (color % 64) * 64) &
+                 ~uintptr_t(15);
   void **sp = reinterpret_cast<void **>(top);
   // `ret` in rtcuda_emu_switch pops the start address and leaves rsp 16-byte aligned, as a call
   // in rtcuda_emu_start needs it.
@@ -187,15 +191,10 @@ RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*en
   *--sp = reinterpret_cast<void *>(entry);        // r13
   *--sp = nullptr;                                // r14
   *--sp = nullptr;                                // r15
-  const uint64_t control = 0x1f80u | (uint64_t(0x037fu) << 32); // default MXCSR, x87 CW
-  *--sp = reinterpret_cast<void *>(static_cast<uintptr_t>(control));
   ctx.sp = sp;
   ctx.stack_lo = stack.lo;
   ctx.stack_size = stack.size;
-#ifdef RTCUDA_EMU_TSAN
-  ctx.tsan_fiber = __tsan_create_fiber(0);
-  ctx.owns_tsan_fiber = true;
-#endif
+  ctx.tsan_fiber = tsan_identity;
 }
 
 RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { rtcuda_emu_switch(&from.sp, to.sp); }

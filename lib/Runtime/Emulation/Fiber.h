@@ -65,16 +65,20 @@ struct Context {
   size_t stack_size = 0;
   void *fake_stack = nullptr;
   void *tsan_fiber = nullptr; // ThreadSanitizer: this context's identity
-  bool owns_tsan_fiber = false;
 };
 
 // The running OS thread's own context (the scheduler side).
 void context_init_thread(Context &ctx);
+// A ThreadSanitizer identity for a fiber (nullptr without TSan). Creating one costs about a
+// millisecond, so callers keep them for reuse.
+void *tsan_identity_create();
+void tsan_identity_destroy(void *identity);
 // A new context that runs entry(arg) on `stack` when first switched to; entry must not return
-// (it ends with context_switch(..., final = true)).
-void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg);
-// Frees what context_make set up (not the stack); never for the running context.
-void context_destroy(Context &ctx);
+// (it ends with context_switch(..., final = true)). It runs as `tsan_identity` under TSan.
+// Different colors start the stack at different cache sets: page-aligned stack tops would all
+// compete for one set.
+void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
+                  void *tsan_identity, unsigned color);
 // From the running context `from` to `to`. sync: `to` inherits everything `from` did, for
 // ThreadSanitizer. final: `from` will never run again.
 void context_switch(Context &from, Context &to, bool sync, bool final);

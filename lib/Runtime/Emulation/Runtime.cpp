@@ -62,17 +62,27 @@ struct Allocation {
   Kind kind;
 };
 
-std::mutex g_mutex; // allocations, events, streams
-std::map<uintptr_t, Allocation> g_allocations;
-size_t g_allocated = 0;
-std::set<const CUevent_st *> g_events;
-std::set<const CUstream_st *> g_streams;
+struct Registry {
+  std::mutex mutex;
+  std::map<uintptr_t, Allocation> allocations;
+  size_t allocated = 0;
+  std::set<const CUevent_st *> events;
+  std::set<const CUstream_st *> streams;
+};
 
-// The allocation that holds p, or nullptr. Caller holds g_mutex.
+// Never destroyed: programs may exit without freeing device memory, as they may on a GPU, and
+// LeakSanitizer must still find that memory referenced from here after static destructors ran.
+Registry &registry() {
+  static Registry *r = new Registry;
+  return *r;
+}
+
+// The allocation that holds p, or nullptr. Caller holds registry().mutex.
 const std::pair<const uintptr_t, Allocation> *find_allocation(const void *p) {
+  Registry &reg = registry();
   const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  auto it = g_allocations.upper_bound(a);
-  if (it == g_allocations.begin()) return nullptr;
+  auto it = reg.allocations.upper_bound(a);
+  if (it == reg.allocations.begin()) return nullptr;
   --it;
   if (a - it->first < it->second.size || a == it->first) return &*it;
   return nullptr;
@@ -80,7 +90,7 @@ const std::pair<const uintptr_t, Allocation> *find_allocation(const void *p) {
 
 enum class Side { Host, Device, Any };
 
-// Whether [p, p + count) may be used as `side` memory. Caller holds g_mutex.
+// Whether [p, p + count) may be used as `side` memory. Caller holds registry().mutex.
 bool check_range(const void *p, size_t count, Side side) {
   const auto *alloc = find_allocation(p);
   if (!alloc) return side != Side::Device;
@@ -96,15 +106,16 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind) {
   if (!ptr) return record_error(cudaErrorInvalidValue);
   *ptr = nullptr;
   if (size == 0) return cudaSuccess;
-  std::lock_guard<std::mutex> lock(g_mutex);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
   // Refuse what no device would have, rather than let the sanitizer allocator abort.
-  if (size > device_memory_bytes() || g_allocated + size > device_memory_bytes())
+  if (size > device_memory_bytes() || reg.allocated + size > device_memory_bytes())
     return record_error(cudaErrorMemoryAllocation);
   void *p = nullptr;
   // The exact size is requested so that AddressSanitizer flags the first byte past the end.
   if (posix_memalign(&p, 256, size) != 0 || !p) return record_error(cudaErrorMemoryAllocation);
-  g_allocations[reinterpret_cast<uintptr_t>(p)] = Allocation{size, kind};
-  g_allocated += size;
+  reg.allocations[reinterpret_cast<uintptr_t>(p)] = Allocation{size, kind};
+  reg.allocated += size;
   *ptr = p;
   return cudaSuccess;
 }
@@ -112,12 +123,13 @@ cudaError_t allocate(void **ptr, size_t size, Kind kind) {
 cudaError_t release(void *p, bool host) {
   if (const cudaError_t sticky = sticky_error()) return record_error(sticky);
   if (!p) return cudaSuccess;
-  std::lock_guard<std::mutex> lock(g_mutex);
-  auto it = g_allocations.find(reinterpret_cast<uintptr_t>(p));
-  if (it == g_allocations.end() || (it->second.kind == Kind::Host) != host)
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  auto it = reg.allocations.find(reinterpret_cast<uintptr_t>(p));
+  if (it == reg.allocations.end() || (it->second.kind == Kind::Host) != host)
     return record_error(cudaErrorInvalidValue);
-  g_allocated -= it->second.size;
-  g_allocations.erase(it);
+  reg.allocated -= it->second.size;
+  reg.allocations.erase(it);
   free(p);
   return cudaSuccess;
 }
@@ -136,7 +148,8 @@ cudaError_t copy(void *dst, const void *src, size_t count, cudaMemcpyKind kind) 
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return record_error(cudaErrorInvalidValue);
   {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    Registry &reg = registry();
+    std::lock_guard<std::mutex> lock(reg.mutex);
     if (!check_range(dst, count, to) || !check_range(src, count, from))
       return record_error(cudaErrorInvalidValue);
   }
@@ -165,7 +178,8 @@ cudaError_t copy_symbol(void *symbol, size_t symbol_size, void *dst, const void 
   const void *p = to_symbol ? src : dst;
   if (!p) return record_error(cudaErrorInvalidValue);
   {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    Registry &reg = registry();
+    std::lock_guard<std::mutex> lock(reg.mutex);
     if (!check_range(p, count, other)) return record_error(cudaErrorInvalidValue);
   }
   char *at = static_cast<char *>(symbol) + offset;
@@ -222,13 +236,15 @@ const cudaDeviceProp &properties() {
 cudaError_t checked(cudaError_t error) { return error == cudaSuccess ? error : record_error(error); }
 
 bool valid_event(cudaEvent_t e) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return e && g_events.count(e);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  return e && reg.events.count(e);
 }
 bool valid_stream(cudaStream_t s) {
   if (!s) return true; // the default stream
-  std::lock_guard<std::mutex> lock(g_mutex);
-  return g_streams.count(s) != 0;
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  return reg.streams.count(s) != 0;
 }
 } // namespace
 
@@ -323,7 +339,8 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   if (const cudaError_t sticky = sticky_error()) return record_error(sticky);
   if (count == 0) return cudaSuccess;
   {
-    std::lock_guard<std::mutex> lock(g_mutex);
+    Registry &reg = registry();
+    std::lock_guard<std::mutex> lock(reg.mutex);
     if (!devPtr || !check_range(devPtr, count, Side::Device))
       return record_error(cudaErrorInvalidValue);
   }
@@ -337,9 +354,10 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
 
 cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
   if (!free || !total) return record_error(cudaErrorInvalidValue);
-  std::lock_guard<std::mutex> lock(g_mutex);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
   *total = device_memory_bytes();
-  *free = *total - g_allocated;
+  *free = *total - reg.allocated;
   return cudaSuccess;
 }
 
@@ -349,14 +367,15 @@ cudaError_t cudaDeviceSynchronize(void) { return checked(sticky_error()); }
 cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }
 
 cudaError_t cudaDeviceReset(void) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  for (auto &a : g_allocations) free(reinterpret_cast<void *>(a.first));
-  g_allocations.clear();
-  g_allocated = 0;
-  for (const CUevent_st *e : g_events) delete e;
-  g_events.clear();
-  for (const CUstream_st *s : g_streams) delete s;
-  g_streams.clear();
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  for (auto &a : reg.allocations) free(reinterpret_cast<void *>(a.first));
+  reg.allocations.clear();
+  reg.allocated = 0;
+  for (const CUevent_st *e : reg.events) delete e;
+  reg.events.clear();
+  for (const CUstream_st *s : reg.streams) delete s;
+  reg.streams.clear();
   g_sticky = cudaSuccess;
   tl_last_error = cudaSuccess;
   return cudaSuccess;
@@ -435,15 +454,17 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   if (!event) return record_error(cudaErrorInvalidValue);
   CUevent_st *e = new CUevent_st{std::chrono::steady_clock::time_point(), false, flags};
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_events.insert(e);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  reg.events.insert(e);
   *event = e;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   if (!valid_event(event) || !valid_stream(stream))
     return record_error(cudaErrorInvalidResourceHandle);
-  std::lock_guard<std::mutex> lock(g_mutex);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
   event->time = std::chrono::steady_clock::now();
   event->recorded = true;
   return cudaSuccess;
@@ -456,7 +477,8 @@ cudaError_t cudaEventQuery(cudaEvent_t event) { return cudaEventSynchronize(even
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
   if (!ms) return record_error(cudaErrorInvalidValue);
   if (!valid_event(start) || !valid_event(end)) return record_error(cudaErrorInvalidResourceHandle);
-  std::lock_guard<std::mutex> lock(g_mutex);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
   if (!start->recorded || !end->recorded || (start->flags & cudaEventDisableTiming) ||
       (end->flags & cudaEventDisableTiming))
     return record_error(cudaErrorInvalidResourceHandle);
@@ -464,8 +486,9 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   return cudaSuccess;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (!event || !g_events.erase(event)) return record_error(cudaErrorInvalidResourceHandle);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  if (!event || !reg.events.erase(event)) return record_error(cudaErrorInvalidResourceHandle);
   delete event;
   return cudaSuccess;
 }
@@ -478,8 +501,9 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream) {
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags) {
   if (!stream) return record_error(cudaErrorInvalidValue);
   CUstream_st *s = new CUstream_st{flags};
-  std::lock_guard<std::mutex> lock(g_mutex);
-  g_streams.insert(s);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  reg.streams.insert(s);
   *stream = s;
   return cudaSuccess;
 }
@@ -494,8 +518,9 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  std::lock_guard<std::mutex> lock(g_mutex);
-  if (!stream || !g_streams.erase(stream)) return record_error(cudaErrorInvalidResourceHandle);
+  Registry &reg = registry();
+  std::lock_guard<std::mutex> lock(reg.mutex);
+  if (!stream || !reg.streams.erase(stream)) return record_error(cudaErrorInvalidResourceHandle);
   delete stream;
   return cudaSuccess;
 }

@@ -2,7 +2,7 @@
 // over blockIdx.y (at most 65535 blocks), the inner one is spread over x threads.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --print-after=LoopPartition | FileCheck %s
-// RUN: FileCheck --check-prefix=HOST %s < %t/out/main.cu
+// RUN: FileCheck --check-prefix=HOST %s < %t/out/launch.cuh
 //
 // CHECK-LABEL: IR after LoopCollapse (kernel add)
 // CHECK:      for (int i = 0; i < n; i++) {  // parallel

@@ -3,7 +3,7 @@
 // when every parallel loop has iterations. A loop with step 3 is spread over threads too.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopPartition | FileCheck %s
-// RUN: FileCheck --check-prefix=HOST %s < %t/out/main.cu
+// RUN: FileCheck --check-prefix=HOST %s < %t/out/launch.cuh
 //
 // CHECK-LABEL: IR after LoopPartition (kernel every_third)
 // CHECK:      int i_thread = (int)(blockIdx.x * EVERY_THIRD_BLOCKSIZE + threadIdx.x);

@@ -108,7 +108,7 @@ TEST_F(RTAPIArguments, BrokenHandMadeArrays) {
   EXPECT_EQ(RTspSMV(c_, &s, b_, 2, 3), RT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(lastMessage(), "RTspSMV: error: A.colInd[1] = 7 is out of range 0..2");
   colInd[1] = 2;
-  EXPECT_EQ(RTspSMV(c_, &s, b_, 2, 3), RT_SUCCESS);  // a valid hand-made array works
+  EXPECT_EQ(RTspSMV(c_, &s, b_, 2, 3), RT_SUCCESS); // a valid hand-made array works
   rowPtr[2] = 1;
   EXPECT_EQ(RTspSMV(c_, &s, b_, 2, 3), RT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(lastMessage(), "RTspSMV: error: A.rowPtr[2] = 1 differs from nnz 2");
@@ -180,7 +180,7 @@ void negativeSizeInAbortMode() {
 void malformedFileInAbortMode() {
   RTAPISetErrorMode(RT_ERRORS_ABORT);
   RTspSArray s;
-  RTspSArrayLoadFromFile(RTAPI_TEST_DATA_DIR "/index_out_of_range.mtx", &s);
+  RTspSArrayLoadFromFile(testData("index_out_of_range.mtx").c_str(), &s);
 }
 
 TEST(RTAPIErrorPolicyDeathTest, AbortModePrintsAndExits) {
@@ -192,4 +192,4 @@ TEST(RTAPIErrorPolicyDeathTest, AbortModePrintsAndExits) {
               "range 1..10");
 }
 
-}  // namespace
+} // namespace

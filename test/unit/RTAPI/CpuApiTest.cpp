@@ -69,7 +69,7 @@ TYPED_TEST(RTAPICpu, DenseMatrixVector) {
 
 TYPED_TEST(RTAPICpu, DenseTransposeTakesAnNByMMatrix) {
   using T = TypeParam;
-  const int m = 7, n = 3;  // C is 7 x 3, A is 3 x 7
+  const int m = 7, n = 3; // C is 7 x 3, A is 3 x 7
   const auto A = randomInts<T>(static_cast<std::size_t>(n) * m, 5);
   std::vector<T> C(static_cast<std::size_t>(m) * n);
   ASSERT_EQ(Api<T>::mt(C.data(), A.data(), m, n), RT_SUCCESS);
@@ -171,7 +171,8 @@ TYPED_TEST(RTAPICpu, BsrPathWithFullBlocks) {
   const auto values = randomInts<T>(D.size(), 15);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j)
-      if (((i / 4) + (j / 4)) % 2 == 0) D[at(i, j, n)] = values[at(i, j, n)] == 0 ? T(1) : values[at(i, j, n)];
+      if (((i / 4) + (j / 4)) % 2 == 0)
+        D[at(i, j, n)] = values[at(i, j, n)] == 0 ? T(1) : values[at(i, j, n)];
   const auto x = randomInts<T>(n, 16);
   auto a = this->make(D, m, n);
   std::vector<T> y(m);
@@ -187,7 +188,7 @@ TYPED_TEST(RTAPICpu, SparseSparseMatrixMatrix) {
     const auto DB = randomSparse<T>(s.k, s.n, 0.2, 18);
     auto a = this->make(DA, s.m, s.k);
     auto b = this->make(DB, s.k, s.n);
-    typename Api<T>::Array c;  // uninitialized on purpose: an output is never read
+    typename Api<T>::Array c; // uninitialized on purpose: an output is never read
     std::memset(static_cast<void *>(&c), 0xAB, sizeof c);
     ASSERT_EQ(Api<T>::spmm(&c, &a, &b, s.m, s.n, s.k, RTCSR), RT_SUCCESS)
         << RTAPIGetLastErrorMessage();
@@ -233,4 +234,4 @@ TYPED_TEST(RTAPICpu, EmptyAndZeroSizedOperands) {
   ASSERT_EQ(Api<T>::mv(nullptr, nullptr, nullptr, 0, 5), RT_ERROR_INVALID_ARGUMENT);
 }
 
-}  // namespace
+} // namespace

@@ -2,8 +2,8 @@
 // itself: every supported field and symmetry, and each malformed case with its exact message.
 #include "RTAPITestSupport.h"
 
-#include "MatrixMarket.h"
 #include "Error.h"
+#include "MatrixMarket.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@ using namespace rtapitest;
 
 namespace {
 
-std::string data(const std::string &file) { return std::string(RTAPI_TEST_DATA_DIR) + "/" + file; }
+std::string data(const std::string &file) { return testData(file); }
 
 class RTAPIMatrixMarket : public ::testing::Test {
 protected:
@@ -40,8 +40,8 @@ protected:
 };
 
 TEST_F(RTAPIMatrixMarket, RealGeneralNonSquareKeepsRowsAndColumns) {
-  const std::vector<double> expect = {1.5, 0, 0, 0, -2, 0,   /**/ 0,   0, 3, 0, 0, 0,
-                                      0,   0, 0, 0, 0,  0,   /**/ 0.4, 0, 0, 0, 0, 6.25};
+  const std::vector<double> expect = {1.5, 0, 0, 0, -2, 0, /**/ 0,   0, 3, 0, 0, 0,
+                                      0,   0, 0, 0, 0,  0, /**/ 0.4, 0, 0, 0, 0, 6.25};
   EXPECT_EQ(loadDense<double>("general_real.mtx", 4, 6), expect);
   std::vector<float> single(expect.begin(), expect.end());
   EXPECT_EQ(loadDense<float>("general_real.mtx", 4, 6), single);
@@ -73,18 +73,18 @@ TEST_F(RTAPIMatrixMarket, IntegerGeneralSumsDuplicates) {
 }
 
 TEST_F(RTAPIMatrixMarket, PatternEntriesAreOne) {
-  const std::vector<float> expect = {0, 0, 1, /**/ 1, 0, 0, /**/ 0, 0, 0, /**/ 0, 0, 1, /**/ 0, 1, 0};
+  const std::vector<float> expect = {0, 0,      1, /**/ 1, 0,      0, /**/ 0, 0,
+                                     0, /**/ 0, 0, 1,      /**/ 0, 1, 0};
   EXPECT_EQ(loadDense<float>("pattern_general.mtx", 5, 3), expect);
 }
 
 TEST_F(RTAPIMatrixMarket, SymmetricLowerTriangleIsMirrored) {
-  const std::vector<double> expect = {4,  -1, 0,  0,  1,  /**/ -1, 4, -1, 0,  0,
-                                      0,  -1, 4,  -1, 0,  /**/ 0,  0, -1, 4,  -1,
-                                      1,  0,  0,  -1, 4};
+  const std::vector<double> expect = {4,  -1, 0,      0, 1,  /**/ -1, 4,  -1, 0, 0, 0,  -1, 4,
+                                      -1, 0,  /**/ 0, 0, -1, 4,       -1, 1,  0, 0, -1, 4};
   EXPECT_EQ(loadDense<double>("spd_lower.mtx", 5, 5), expect);
   RTspDArray a;
   ASSERT_EQ(RTspDArrayLoadFromFile(data("spd_lower.mtx").c_str(), &a), RT_SUCCESS);
-  EXPECT_EQ(a.nnz, 15);  // 5 diagonal + 2 x 5 off-diagonal
+  EXPECT_EQ(a.nnz, 15); // 5 diagonal + 2 x 5 off-diagonal
   RTspDArrayDestroy(&a);
 }
 
@@ -122,10 +122,8 @@ TEST_F(RTAPIMatrixMarket, MalformedFilesNameTheLine) {
   expectRefused("row_out_of_range.mtx", "4: error: row index 0 out of range 1..2");
   expectRefused("too_few_entries.mtx",
                 "5: error: file ends after 3 of the 5 entries the size line declares");
-  expectRefused("too_many_entries.mtx",
-                "5: error: more entries than the 2 the size line declares");
-  expectRefused("missing_value.mtx",
-                "4: error: expected 3 fields 'row column value', found 2");
+  expectRefused("too_many_entries.mtx", "5: error: more entries than the 2 the size line declares");
+  expectRefused("missing_value.mtx", "4: error: expected 3 fields 'row column value', found 2");
   expectRefused("integer_fraction.mtx", "4: error: value '2.5' is not an integer");
   expectRefused("symmetric_upper.mtx",
                 "4: error: entry (1, 3) is above the diagonal; a symmetric file stores the "
@@ -198,4 +196,4 @@ TEST(RTAPIMatrixMarketReader, MoreRefusals) {
             "text.mtx:3: expected 2 fields 'row column', found 3");
 }
 
-}  // namespace
+} // namespace

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -72,9 +73,7 @@ template <> struct Api<double> {
   static int vvSquare(double *C, const double *A, const double *B, int n) {
     return RTdDVV(C, A, B, n);
   }
-  static int dot(const double *C, const double *A, int n, double *r) {
-    return RTdDDOT(C, A, n, r);
-  }
+  static int dot(const double *C, const double *A, int n, double *r) { return RTdDDOT(C, A, n, r); }
   static int create(const double *D, Array *a, int m, int n) {
     return RTspDArrayCreate(D, a, m, n);
   }
@@ -100,6 +99,13 @@ template <> struct Api<double> {
   }
 };
 
+// A file of lib/Runtime/RTAPI/test-data; RTAPI_TEST_DATA_DIR in the environment overrides the
+// folder compiled in (for binaries run on another machine).
+inline std::string testData(const std::string &file) {
+  const char *dir = std::getenv("RTAPI_TEST_DATA_DIR");
+  return std::string(dir && *dir ? dir : RTAPI_TEST_DATA_DIR) + "/" + file;
+}
+
 // ---- naive loops, in the order a C programmer writes them ------------------------------------
 
 inline std::size_t at(int i, int j, int cols) {
@@ -107,8 +113,8 @@ inline std::size_t at(int i, int j, int cols) {
 }
 
 // C[m x n] = A[m x k] B[k x n]
-template <class T> std::vector<T> naiveMM(const std::vector<T> &A, const std::vector<T> &B,
-                                          int m, int n, int k) {
+template <class T>
+std::vector<T> naiveMM(const std::vector<T> &A, const std::vector<T> &B, int m, int n, int k) {
   std::vector<T> C(static_cast<std::size_t>(m) * n);
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
@@ -165,9 +171,9 @@ template <class T> double maxDiff(const std::vector<T> &a, const std::vector<T> 
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double d = std::fabs(double(a[i]) - double(b[i]));
-    if (!(d <= worst)) worst = d;  // catches NaN
+    if (!(d <= worst)) worst = d; // catches NaN
   }
   return worst;
 }
 
-}  // namespace rtapitest
+} // namespace rtapitest

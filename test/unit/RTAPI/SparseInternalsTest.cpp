@@ -12,9 +12,9 @@ using namespace rtapi;
 namespace {
 
 TEST(RTAPISparse, TripletsAreSortedAndDuplicatesSummed) {
-  const Csr<double> a = csrFromTriplets<double>(3, 4, std::vector<int>{2, 0, 2, 0, 2},
-                                                std::vector<int>{3, 1, 0, 1, 3},
-                                                std::vector<double>{1, 2, 3, 4, 5});
+  const Csr<double> a =
+      csrFromTriplets<double>(3, 4, std::vector<int>{2, 0, 2, 0, 2},
+                              std::vector<int>{3, 1, 0, 1, 3}, std::vector<double>{1, 2, 3, 4, 5});
   EXPECT_EQ(a.rowPtr, (std::vector<int>{0, 1, 1, 3}));
   EXPECT_EQ(a.colInd, (std::vector<int>{1, 0, 3}));
   EXPECT_EQ(a.val, (std::vector<double>{6, 3, 6}));
@@ -56,7 +56,10 @@ TEST(RTAPISparse, BlockSizeFollowsTheFill) {
   }
   EXPECT_EQ(chooseBsrBlockDim(csrFromDense(blocks.data(), 16, 16).view()), 4);
   EXPECT_EQ(chooseBsrBlockDim(csrFromDense(diagonal.data(), 16, 16).view()), 2);
-  EXPECT_EQ(chooseBsrBlockDim(CsrView<double>{}), 2);
+  // Never larger than the smaller dimension; no block at all for a single row or column.
+  EXPECT_EQ(chooseBsrBlockDim(csrFromDense(blocks.data(), 3, 16).view()), 2);
+  EXPECT_EQ(chooseBsrBlockDim(csrFromDense(blocks.data(), 16, 1).view()), 0);
+  EXPECT_EQ(largestBlockDim(0, 0), 0);
 }
 
 TEST(RTAPISparse, DenseRoundTrip) {
@@ -67,4 +70,4 @@ TEST(RTAPISparse, DenseRoundTrip) {
   EXPECT_EQ(back, D);
 }
 
-}  // namespace
+} // namespace

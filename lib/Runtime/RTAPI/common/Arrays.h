@@ -38,4 +38,4 @@ void storeProduct(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B,
   *C = product;
 }
 
-}  // namespace rtapi
+} // namespace rtapi

@@ -10,7 +10,7 @@ namespace check {
 
 namespace {
 std::string str(long long v) { return std::to_string(v); }
-}  // namespace
+} // namespace
 
 void size(const char *name, long long value) {
   if (value < 0) invalid("argument " + std::string(name) + " is negative (" + str(value) + ")");
@@ -68,8 +68,7 @@ template <class T> void structure(const char *name, const CsrView<T> &a) {
         invalid(n + ".colInd[" + str(e) + "] = " + str(j) + " is out of range 0.." +
                 str(a.cols - 1));
       if (e > begin && j <= a.colInd[e - 1])
-        invalid(n + ": the column indices of row " + str(i) +
-                " are not strictly increasing");
+        invalid(n + ": the column indices of row " + str(i) + " are not strictly increasing");
     }
   }
   if (a.rowPtr[a.rows] != a.nnz)
@@ -188,23 +187,23 @@ int spmv(const T *C, const SpArray<T> *A, const T *B, int m, int n, int fmt, con
   return run;
 }
 
-#define RTAPI_INSTANTIATE(T)                                                                      \
-  template void array<SpArray<T>>(const char *, const SpArray<T> *);                             \
-  template void structure<T>(const char *, const CsrView<T> &);                                  \
-  template void mm<T>(const T *, const T *, const T *, int, int, int);                           \
-  template void mv<T>(const T *, const T *, const T *, int, int);                                \
-  template void mt<T>(const T *, const T *, int, int);                                           \
-  template void vv<T>(const T *, const T *, int, const T *, int);                                \
-  template void dot<T>(const T *, const T *, int, const T *);                                    \
-  template void create<T>(const T *, const SpArray<T> *, int, int);                              \
-  template int spmm<T>(const SpArray<T> *, const SpArray<T> *, const SpArray<T> *, int, int, int, \
-                       int, const char *);                                                       \
-  template int spdmm<T>(const T *, const SpArray<T> *, const T *, int, int, int, int,            \
-                        const char *);                                                           \
+#define RTAPI_INSTANTIATE(T)                                                                       \
+  template void array<SpArray<T>>(const char *, const SpArray<T> *);                               \
+  template void structure<T>(const char *, const CsrView<T> &);                                    \
+  template void mm<T>(const T *, const T *, const T *, int, int, int);                             \
+  template void mv<T>(const T *, const T *, const T *, int, int);                                  \
+  template void mt<T>(const T *, const T *, int, int);                                             \
+  template void vv<T>(const T *, const T *, int, const T *, int);                                  \
+  template void dot<T>(const T *, const T *, int, const T *);                                      \
+  template void create<T>(const T *, const SpArray<T> *, int, int);                                \
+  template int spmm<T>(const SpArray<T> *, const SpArray<T> *, const SpArray<T> *, int, int, int,  \
+                       int, const char *);                                                         \
+  template int spdmm<T>(const T *, const SpArray<T> *, const T *, int, int, int, int,              \
+                        const char *);                                                             \
   template int spmv<T>(const T *, const SpArray<T> *, const T *, int, int, int, const char *);
 RTAPI_INSTANTIATE(float)
 RTAPI_INSTANTIATE(double)
 #undef RTAPI_INSTANTIATE
 
-}  // namespace check
-}  // namespace rtapi
+} // namespace check
+} // namespace rtapi

@@ -15,8 +15,8 @@ inline std::size_t elements(int rows, int cols) {
   return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
 }
 
-void size(const char *name, long long value);                         // value >= 0
-void pointer(const char *name, const void *p, std::size_t count);     // null only if count == 0
+void size(const char *name, long long value);                     // value >= 0
+void pointer(const char *name, const void *p, std::size_t count); // null only if count == 0
 void disjoint(const char *outName, const void *out, std::size_t outBytes, const char *inName,
               const void *in, std::size_t inBytes);
 
@@ -49,5 +49,5 @@ int spdmm(const T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int 
 template <class T>
 int spmv(const T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const char *api);
 
-}  // namespace check
-}  // namespace rtapi
+} // namespace check
+} // namespace rtapi

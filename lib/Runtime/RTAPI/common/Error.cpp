@@ -30,7 +30,7 @@ LastError &lastError() {
   return value;
 }
 
-}  // namespace
+} // namespace
 
 void fail(int status, const std::string &message) { throw Error(status, message); }
 void invalid(const std::string &message) { throw Error(RT_ERROR_INVALID_ARGUMENT, message); }
@@ -64,7 +64,7 @@ int recordFailure(const char *api, int status, const std::string &message,
   return status;
 }
 
-}  // namespace rtapi
+} // namespace rtapi
 
 extern "C" {
 
@@ -96,4 +96,4 @@ const char *RTAPIGetStatusName(int status) {
   }
 }
 
-}  // extern "C"
+} // extern "C"

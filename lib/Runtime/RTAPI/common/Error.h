@@ -29,7 +29,7 @@ private:
 
 // Throws Error(status, message).
 [[noreturn]] void fail(int status, const std::string &message);
-[[noreturn]] void invalid(const std::string &message);  // RT_ERROR_INVALID_ARGUMENT
+[[noreturn]] void invalid(const std::string &message); // RT_ERROR_INVALID_ARGUMENT
 
 // Records success for the calling thread.
 void recordSuccess();
@@ -53,7 +53,6 @@ template <class Body> int guarded(const char *api, Body &&body) {
 }
 
 // The message a failure of `api` prints, in the format described above.
-std::string formatMessage(const char *api, const std::string &message,
-                          const std::string &location);
+std::string formatMessage(const char *api, const std::string &message, const std::string &location);
 
-}  // namespace rtapi
+} // namespace rtapi

@@ -24,13 +24,12 @@ template <class T> void destroy(SpArray<T> *array);
 
 // `api` is the public name, for messages.
 template <class T>
-void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k,
-          int format, const char *api);
+void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k, int format,
+          const char *api);
 template <class T>
-void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int format,
-           const char *api);
+void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int format, const char *api);
 template <class T>
 void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const char *api);
 
-}  // namespace impl
-}  // namespace rtapi
+} // namespace impl
+} // namespace rtapi

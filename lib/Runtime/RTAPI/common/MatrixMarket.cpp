@@ -101,8 +101,7 @@ private:
       error("bad header: expected '%%MatrixMarket matrix coordinate <field> <symmetry>'");
     if (lower(t[1]) != "matrix") error("bad header: object '" + t[1] + "' is not 'matrix'");
     const std::string format = lower(t[2]);
-    if (format == "array")
-      error("dense 'array' files are not supported; use 'coordinate'");
+    if (format == "array") error("dense 'array' files are not supported; use 'coordinate'");
     if (format != "coordinate") error("bad header: unknown format '" + t[2] + "'");
     const std::string field = lower(t[3]);
     if (field == "real" || field == "double")
@@ -130,7 +129,8 @@ private:
 
   long long sizeField(const std::string &token, const char *what, long long limit) {
     long long value = 0;
-    if (!parseInteger(token, value)) error(std::string(what) + " '" + token + "' is not an integer");
+    if (!parseInteger(token, value))
+      error(std::string(what) + " '" + token + "' is not an integer");
     if (value < 0) error(std::string(what) + " " + token + " is negative");
     if (value > limit) error(std::string(what) + " " + token + " is too large");
     return value;
@@ -158,7 +158,8 @@ private:
 
   int index(const std::string &token, const char *what, int extent) {
     long long value = 0;
-    if (!parseInteger(token, value)) error(std::string(what) + " '" + token + "' is not an integer");
+    if (!parseInteger(token, value))
+      error(std::string(what) + " '" + token + "' is not an integer");
     if (value < 1 || value > extent)
       error(std::string(what) + " " + token + " out of range 1.." + std::to_string(extent));
     return static_cast<int>(value - 1);
@@ -173,9 +174,9 @@ private:
         error("more entries than the " + std::to_string(declared_) + " the size line declares");
       const std::vector<std::string> t = split(line_);
       if (t.size() != fields)
-        error(std::string("expected ") + (pattern ? "2 fields 'row column'" :
-                                                    "3 fields 'row column value'") +
-              ", found " + std::to_string(t.size()));
+        error(std::string("expected ") +
+              (pattern ? "2 fields 'row column'" : "3 fields 'row column value'") + ", found " +
+              std::to_string(t.size()));
       const int i = index(t[0], "row index", out.rows);
       const int j = index(t[1], "column index", out.cols);
       double v = 1.0;
@@ -186,10 +187,10 @@ private:
       } else if (!pattern && !parseReal(t[2], v)) {
         error("value '" + t[2] + "' is not a number");
       }
-      const std::string where =
-          "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
+      const std::string where = "(" + std::to_string(i + 1) + ", " + std::to_string(j + 1) + ")";
       if (out.symmetry != MatrixMarket::Symmetry::General && i < j)
-        error("entry " + where + " is above the diagonal; a symmetric file stores the lower "
+        error("entry " + where +
+              " is above the diagonal; a symmetric file stores the lower "
               "triangle");
       if (out.symmetry == MatrixMarket::Symmetry::SkewSymmetric && i == j)
         error("entry " + where + " is on the diagonal of a skew-symmetric matrix");
@@ -210,7 +211,7 @@ private:
   }
 };
 
-}  // namespace
+} // namespace
 
 MatrixMarket parseMatrixMarket(std::istream &in, const std::string &name) {
   return Parser(in, name).run();
@@ -222,4 +223,4 @@ MatrixMarket readMatrixMarket(const std::string &path) {
   return parseMatrixMarket(in, path);
 }
 
-}  // namespace rtapi
+} // namespace rtapi

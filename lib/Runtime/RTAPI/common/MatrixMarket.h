@@ -28,4 +28,4 @@ MatrixMarket readMatrixMarket(const std::string &path);
 // `name` is the file name the messages show.
 MatrixMarket parseMatrixMarket(std::istream &in, const std::string &name);
 
-}  // namespace rtapi
+} // namespace rtapi

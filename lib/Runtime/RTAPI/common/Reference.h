@@ -153,5 +153,5 @@ template <class T> Csr<T> csrgemm(const CsrView<T> &A, const CsrView<T> &B) {
   return C;
 }
 
-}  // namespace ref
-}  // namespace rtapi
+} // namespace ref
+} // namespace rtapi

@@ -10,8 +10,8 @@
 namespace rtapi {
 
 template <class T, class V>
-Csr<T> csrFromTriplets(int rows, int cols, const std::vector<int> &row,
-                       const std::vector<int> &col, const std::vector<V> &val) {
+Csr<T> csrFromTriplets(int rows, int cols, const std::vector<int> &row, const std::vector<int> &col,
+                       const std::vector<V> &val) {
   const std::size_t count = row.size();
   Csr<T> out;
   out.rows = rows;
@@ -99,12 +99,22 @@ long long countBlocks(const CsrView<float> &a, int blockDim) {
   return blocks;
 }
 
-}  // namespace
+} // namespace
+
+int blockDimForCount(long long blocks4, long long nnz) {
+  if (nnz == 0) return 2;
+  return 16.0 * static_cast<double>(blocks4) <= 1.5 * static_cast<double>(nnz) ? 4 : 2;
+}
+
+int largestBlockDim(int rows, int cols) {
+  const int smaller = std::min(rows, cols);
+  return smaller >= 4 ? 4 : smaller >= 2 ? 2 : 0;
+}
 
 int chooseBlockDim(const CsrView<float> &pattern) {
-  if (pattern.nnz == 0) return 2;
-  const double stored4 = 16.0 * static_cast<double>(countBlocks(pattern, 4));
-  return stored4 <= 1.5 * pattern.nnz ? 4 : 2;
+  const int largest = largestBlockDim(pattern.rows, pattern.cols);
+  if (largest < 4) return largest;
+  return blockDimForCount(countBlocks(pattern, 4), pattern.nnz);
 }
 
 template <class T> Bsr<T> csrToBsr(const CsrView<T> &a, int blockDim) {
@@ -116,7 +126,7 @@ template <class T> Bsr<T> csrToBsr(const CsrView<T> &a, int blockDim) {
   out.blockCols = (a.cols + blockDim - 1) / blockDim;
   out.rowPtr.assign(static_cast<std::size_t>(out.blockRows) + 1, 0);
   const std::size_t blockSize = static_cast<std::size_t>(blockDim) * blockDim;
-  std::vector<int> slot(static_cast<std::size_t>(out.blockCols), -1);  // block column -> index
+  std::vector<int> slot(static_cast<std::size_t>(out.blockCols), -1); // block column -> index
   std::vector<int> present;
   for (int br = 0; br < out.blockRows; ++br) {
     const int rowBegin = br * blockDim;
@@ -140,7 +150,8 @@ template <class T> Bsr<T> csrToBsr(const CsrView<T> &a, int blockDim) {
     for (int i = rowBegin; i < rowEnd; ++i)
       for (int e = a.rowPtr[i]; e < a.rowPtr[i + 1]; ++e) {
         const int j = a.colInd[e];
-        const std::size_t s = static_cast<std::size_t>(slot[static_cast<std::size_t>(j / blockDim)]);
+        const std::size_t s =
+            static_cast<std::size_t>(slot[static_cast<std::size_t>(j / blockDim)]);
         out.val[s * blockSize + static_cast<std::size_t>(i - rowBegin) * blockDim +
                 static_cast<std::size_t>(j % blockDim)] += a.val[e];
       }
@@ -169,8 +180,8 @@ template <class S> S newArray(int rows, int cols, int nnz, const ArrayMemory &me
   out.nnz = nnz;
   const std::size_t entries = nnz > 0 ? static_cast<std::size_t>(nnz) : 1;
   try {
-    out.rowPtr = static_cast<int *>(
-        memory.allocate((static_cast<std::size_t>(rows) + 1) * sizeof(int)));
+    out.rowPtr =
+        static_cast<int *>(memory.allocate((static_cast<std::size_t>(rows) + 1) * sizeof(int)));
     out.colInd = static_cast<int *>(memory.allocate(entries * sizeof(int)));
     out.val = static_cast<T *>(memory.allocate(entries * sizeof(T)));
   } catch (...) {
@@ -192,18 +203,17 @@ template <class S> S arrayFromCsr(const Csr<ValueOf<S>> &csr, const ArrayMemory 
   return out;
 }
 
-#define RTAPI_INSTANTIATE(T)                                                                      \
-  template Csr<T> csrFromTriplets<T, double>(int, int, const std::vector<int> &,                 \
-                                             const std::vector<int> &,                           \
-                                             const std::vector<double> &);                       \
-  template Csr<T> csrFromDense<T>(const T *, int, int);                                          \
-  template void csrToDense<T>(const CsrView<T> &, T *);                                          \
-  template Bsr<T> csrToBsr<T>(const CsrView<T> &, int);                                          \
-  template void releaseArray<SpArray<T>>(SpArray<T> *, const ArrayMemory &);                     \
-  template SpArray<T> newArray<SpArray<T>>(int, int, int, const ArrayMemory &);                  \
+#define RTAPI_INSTANTIATE(T)                                                                       \
+  template Csr<T> csrFromTriplets<T, double>(                                                      \
+      int, int, const std::vector<int> &, const std::vector<int> &, const std::vector<double> &);  \
+  template Csr<T> csrFromDense<T>(const T *, int, int);                                            \
+  template void csrToDense<T>(const CsrView<T> &, T *);                                            \
+  template Bsr<T> csrToBsr<T>(const CsrView<T> &, int);                                            \
+  template void releaseArray<SpArray<T>>(SpArray<T> *, const ArrayMemory &);                       \
+  template SpArray<T> newArray<SpArray<T>>(int, int, int, const ArrayMemory &);                    \
   template SpArray<T> arrayFromCsr<SpArray<T>>(const Csr<T> &, const ArrayMemory &);
 RTAPI_INSTANTIATE(float)
 RTAPI_INSTANTIATE(double)
 #undef RTAPI_INSTANTIATE
 
-}  // namespace rtapi
+} // namespace rtapi

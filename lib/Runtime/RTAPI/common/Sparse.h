@@ -24,7 +24,7 @@ template <class T> struct CsrView {
 template <class T> struct Csr {
   int rows = 0;
   int cols = 0;
-  std::vector<int> rowPtr;  // rows + 1
+  std::vector<int> rowPtr; // rows + 1
   std::vector<int> colInd;
   std::vector<T> val;
 
@@ -42,9 +42,9 @@ template <class T> struct Bsr {
   int blockDim = 0;
   int blockRows = 0;
   int blockCols = 0;
-  std::vector<int> rowPtr;  // blockRows + 1
-  std::vector<int> colInd;  // nnzb block columns
-  std::vector<T> val;       // nnzb * blockDim * blockDim
+  std::vector<int> rowPtr; // blockRows + 1
+  std::vector<int> colInd; // nnzb block columns
+  std::vector<T> val;      // nnzb * blockDim * blockDim
 
   int nnzb() const { return static_cast<int>(colInd.size()); }
 };
@@ -52,8 +52,8 @@ template <class T> struct Bsr {
 // Triplets (0-based) -> CSR: sorted by row then column, duplicates summed. Indices must be in
 // range (the caller checked them).
 template <class T, class V>
-Csr<T> csrFromTriplets(int rows, int cols, const std::vector<int> &row,
-                       const std::vector<int> &col, const std::vector<V> &val);
+Csr<T> csrFromTriplets(int rows, int cols, const std::vector<int> &row, const std::vector<int> &col,
+                       const std::vector<V> &val);
 
 // The nonzeros of a dense row-major rows x cols matrix.
 template <class T> Csr<T> csrFromDense(const T *dense, int rows, int cols);
@@ -62,7 +62,11 @@ template <class T> Csr<T> csrFromDense(const T *dense, int rows, int cols);
 template <class T> void csrToDense(const CsrView<T> &a, T *dense);
 
 // The block size the BSR path uses: 4 when 4x4 blocks store at most 1.5 values per nonzero,
-// else 2.
+// else 2, never more than the smaller dimension; 0 (run the CSR path) for a matrix with a single
+// row or column, which has no 2x2 block. blockDimForCount applies the fill rule to a count of
+// nonzero 4x4 blocks (the GPU implementation counts them on the device).
+int largestBlockDim(int rows, int cols);
+int blockDimForCount(long long blocks4, long long nnz);
 int chooseBlockDim(const CsrView<float> &pattern);
 template <class T> int chooseBsrBlockDim(const CsrView<T> &a) {
   CsrView<float> pattern{a.rows, a.cols, a.nnz, a.rowPtr, a.colInd, nullptr};
@@ -87,7 +91,7 @@ template <class S> CsrView<ValueOf<S>> viewOf(const S &a) {
 // How an implementation allocates the arrays it hands out in the structs (malloc on the CPU,
 // managed memory on the GPU) and the mark it leaves in owner_.
 struct ArrayMemory {
-  void *(*allocate)(std::size_t bytes);  // throws rtapi::Error on failure
+  void *(*allocate)(std::size_t bytes); // throws rtapi::Error on failure
   void (*release)(void *pointer);
   unsigned int owner;
 };
@@ -104,4 +108,4 @@ template <class S> S newArray(int rows, int cols, int nnz, const ArrayMemory &me
 // newArray + a copy of a host CSR matrix.
 template <class S> S arrayFromCsr(const Csr<ValueOf<S>> &csr, const ArrayMemory &memory);
 
-}  // namespace rtapi
+} // namespace rtapi

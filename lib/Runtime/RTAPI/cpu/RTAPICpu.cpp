@@ -32,7 +32,7 @@ void hostRelease(void *p) { std::free(p); }
 
 const ArrayMemory kMemory{hostAllocate, hostRelease, 0x52544331u /* "RTC1" */};
 
-}  // namespace
+} // namespace
 
 namespace impl {
 
@@ -89,8 +89,8 @@ template <class T> void load(const char *filename, SpArray<T> *array) {
 template <class T> void destroy(SpArray<T> *array) { destroyArray<T>(array, kMemory); }
 
 template <class T>
-void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k,
-          int format, const char *api) {
+void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k, int format,
+          const char *api) {
   requireInit();
   check::spmm<T>(C, A, B, m, n, k, format, api);
   check::structure("A", viewOf(*A));
@@ -106,8 +106,9 @@ void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int forma
   const int run = check::spdmm<T>(C, A, B, m, n, k, format, api);
   const CsrView<T> a = viewOf(*A);
   check::structure("A", a);
-  if (run == RTBSR)
-    ref::bsrmm(csrToBsr(a, chooseBsrBlockDim(a)), B, n, C);
+  const int blockDim = run == RTBSR ? chooseBsrBlockDim(a) : 0;
+  if (blockDim > 0)
+    ref::bsrmm(csrToBsr(a, blockDim), B, n, C);
   else
     ref::csrmm(a, B, n, C);
 }
@@ -118,13 +119,14 @@ void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const
   const int run = check::spmv<T>(C, A, B, m, n, format, api);
   const CsrView<T> a = viewOf(*A);
   check::structure("A", a);
-  if (run == RTBSR)
-    ref::bsrmv(csrToBsr(a, chooseBsrBlockDim(a)), B, C);
+  const int blockDim = run == RTBSR ? chooseBsrBlockDim(a) : 0;
+  if (blockDim > 0)
+    ref::bsrmv(csrToBsr(a, blockDim), B, C);
   else
     ref::csrmv(a, B, C);
 }
 
-}  // namespace impl
-}  // namespace rtapi
+} // namespace impl
+} // namespace rtapi
 
 #include "ExportApi.inc"

@@ -62,8 +62,7 @@ template <> struct Blas<double> {
                              const double *beta, const double *B, int ldb, double *C, int ldc) {
     return cublasDgeam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
   }
-  static cublasStatus_t dot(cublasHandle_t h, int n, const double *x, const double *y,
-                            double *r) {
+  static cublasStatus_t dot(cublasHandle_t h, int n, const double *x, const double *y, double *r) {
     return cublasDdot(h, n, x, 1, y, 1, r);
   }
 };
@@ -73,7 +72,7 @@ constexpr cublasOperation_t Tr = CUBLAS_OP_T;
 
 template <class T> std::size_t bytes(std::size_t count) { return count * sizeof(T); }
 
-}  // namespace
+} // namespace
 
 namespace impl {
 
@@ -108,9 +107,9 @@ template <class T> void mv(T *C, const T *A, const T *B, int m, int n) {
   if (n == 0)
     checkCuda(cudaMemset(c.get(), 0, bytes<T>(static_cast<std::size_t>(m))), "cudaMemset");
   else
-    checkCublas(Blas<T>::gemv(call.blas(), Tr, n, m, &one, a.as<T>(), n, b.as<T>(), &zero,
-                              c.as<T>()),
-                Blas<T>::gemvName);
+    checkCublas(
+        Blas<T>::gemv(call.blas(), Tr, n, m, &one, a.as<T>(), n, b.as<T>(), &zero, c.as<T>()),
+        Blas<T>::gemvName);
   c.copyBack();
   call.finish();
 }
@@ -165,15 +164,15 @@ template <class T> void dot(const T *C, const T *A, int n, T *r) {
   call.finish();
 }
 
-#define RTAPI_INSTANTIATE(T)                                                                      \
-  template void mm<T>(T *, const T *, const T *, int, int, int);                                 \
-  template void mv<T>(T *, const T *, const T *, int, int);                                      \
-  template void mt<T>(T *, const T *, int, int);                                                 \
-  template void vv<T>(T *, const T *, int, const T *, int);                                      \
+#define RTAPI_INSTANTIATE(T)                                                                       \
+  template void mm<T>(T *, const T *, const T *, int, int, int);                                   \
+  template void mv<T>(T *, const T *, const T *, int, int);                                        \
+  template void mt<T>(T *, const T *, int, int);                                                   \
+  template void vv<T>(T *, const T *, int, const T *, int);                                        \
   template void dot<T>(const T *, const T *, int, T *);
 RTAPI_INSTANTIATE(float)
 RTAPI_INSTANTIATE(double)
 #undef RTAPI_INSTANTIATE
 
-}  // namespace impl
-}  // namespace rtapi
+} // namespace impl
+} // namespace rtapi

@@ -55,7 +55,7 @@ Scratch Pool::acquire(std::size_t bytes) {
   void *p = nullptr;
   cudaError_t status = cudaMalloc(&p, bytes);
   if (status == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError();  // not sticky: clear it, drop the cached buffers, try again
+    (void)cudaGetLastError(); // not sticky: clear it, drop the cached buffers, try again
     clear();
     status = cudaMalloc(&p, bytes);
   }
@@ -92,7 +92,7 @@ void Call::finish() { checkCuda(cudaStreamSynchronize(nullptr), "cudaStreamSynch
 Memory classify(const char *name, const void *p, int device) {
   cudaPointerAttributes attributes;
   const cudaError_t status = cudaPointerGetAttributes(&attributes, p);
-  if (status == cudaErrorInvalidValue) {  // an unregistered host pointer on older drivers
+  if (status == cudaErrorInvalidValue) { // an unregistered host pointer on older drivers
     (void)cudaGetLastError();
     return Memory::Host;
   }
@@ -105,7 +105,7 @@ Memory classify(const char *name, const void *p, int device) {
               std::to_string(attributes.device) + ", but RTAPIInit ran on GPU " +
               std::to_string(device));
     return Memory::Device;
-  default: return Memory::Host;  // pageable or pinned host memory: staged
+  default: return Memory::Host; // pageable or pinned host memory: staged
   }
 }
 
@@ -121,8 +121,7 @@ DeviceArg::DeviceArg(Call &call, const char *name, const void *user, std::size_t
   ptr_ = scratch_.get();
   staged_ = true;
   if (access != Access::Write)
-    checkCuda(cudaMemcpy(ptr_, user, bytes, cudaMemcpyHostToDevice),
-              "cudaMemcpy (host to device)");
+    checkCuda(cudaMemcpy(ptr_, user, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (host to device)");
 }
 
 void DeviceArg::copyBack() {
@@ -131,8 +130,8 @@ void DeviceArg::copyBack() {
               "cudaMemcpy (device to host)");
 }
 
-}  // namespace gpu
-}  // namespace rtapi
+} // namespace gpu
+} // namespace rtapi
 
 // ---- context calls ---------------------------------------------------------------------------
 
@@ -144,48 +143,48 @@ using namespace gpu;
 const char *name() { return "cuda"; }
 
 void init() {
-    Context &ctx = context();
-    std::lock_guard<std::mutex> lock(ctx.mutex);
-    if (ctx.refs > 0) {
-      ++ctx.refs;
-      return;
-    }
-    int device = 0;
-    checkCuda(cudaGetDevice(&device), "cudaGetDevice");
-    cublasHandle_t blas = nullptr;
-    cusparseHandle_t sparse = nullptr;
-    try {
-      checkCublas(cublasCreate(&blas), "cublasCreate");
-      // FP32 GEMM in full FP32: no TF32 tensor-core rounding.
-      checkCublas(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-      checkCusparse(cusparseCreate(&sparse), "cusparseCreate");
-    } catch (...) {
-      if (sparse) (void)cusparseDestroy(sparse);
-      if (blas) (void)cublasDestroy(blas);
-      throw;
-    }
-    ctx.device = device;
-    ctx.blas = blas;
-    ctx.sparse = sparse;
-    ctx.refs = 1;
+  Context &ctx = context();
+  std::lock_guard<std::mutex> lock(ctx.mutex);
+  if (ctx.refs > 0) {
+    ++ctx.refs;
+    return;
+  }
+  int device = 0;
+  checkCuda(cudaGetDevice(&device), "cudaGetDevice");
+  cublasHandle_t blas = nullptr;
+  cusparseHandle_t sparse = nullptr;
+  try {
+    checkCublas(cublasCreate(&blas), "cublasCreate");
+    // FP32 GEMM in full FP32: no TF32 tensor-core rounding.
+    checkCublas(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    checkCusparse(cusparseCreate(&sparse), "cusparseCreate");
+  } catch (...) {
+    if (sparse) (void)cusparseDestroy(sparse);
+    if (blas) (void)cublasDestroy(blas);
+    throw;
+  }
+  ctx.device = device;
+  ctx.blas = blas;
+  ctx.sparse = sparse;
+  ctx.refs = 1;
 }
 
 void finalize() {
-    Context &ctx = context();
-    std::lock_guard<std::mutex> lock(ctx.mutex);
-    if (ctx.refs == 0) fail(RT_ERROR_NOT_INITIALIZED, "RTAPIFinalize without RTAPIInit");
-    if (--ctx.refs > 0) return;
-    const cudaError_t synced = cudaDeviceSynchronize();
-    ctx.pool.clear();
-    const cusparseStatus_t sparse = cusparseDestroy(ctx.sparse);
-    const cublasStatus_t blas = cublasDestroy(ctx.blas);
-    ctx.sparse = nullptr;
-    ctx.blas = nullptr;
-    ctx.device = -1;
-    checkCuda(synced, "cudaDeviceSynchronize");
-    checkCusparse(sparse, "cusparseDestroy");
-    checkCublas(blas, "cublasDestroy");
+  Context &ctx = context();
+  std::lock_guard<std::mutex> lock(ctx.mutex);
+  if (ctx.refs == 0) fail(RT_ERROR_NOT_INITIALIZED, "RTAPIFinalize without RTAPIInit");
+  if (--ctx.refs > 0) return;
+  const cudaError_t synced = cudaDeviceSynchronize();
+  ctx.pool.clear();
+  const cusparseStatus_t sparse = cusparseDestroy(ctx.sparse);
+  const cublasStatus_t blas = cublasDestroy(ctx.blas);
+  ctx.sparse = nullptr;
+  ctx.blas = nullptr;
+  ctx.device = -1;
+  checkCuda(synced, "cudaDeviceSynchronize");
+  checkCusparse(sparse, "cusparseDestroy");
+  checkCublas(blas, "cublasDestroy");
 }
 
-}  // namespace impl
-}  // namespace rtapi
+} // namespace impl
+} // namespace rtapi

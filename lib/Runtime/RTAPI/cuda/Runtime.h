@@ -118,5 +118,5 @@ template <class T> constexpr cudaDataType dataType();
 template <> constexpr cudaDataType dataType<float>() { return CUDA_R_32F; }
 template <> constexpr cudaDataType dataType<double>() { return CUDA_R_64F; }
 
-}  // namespace gpu
-}  // namespace rtapi
+} // namespace gpu
+} // namespace rtapi

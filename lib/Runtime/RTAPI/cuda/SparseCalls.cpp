@@ -4,6 +4,8 @@
 //
 // The arrays the library allocates for RTsp*Array structs are managed memory: the host can read
 // and write them, and the device uses them in place.
+#define DISABLE_CUSPARSE_DEPRECATED // csr2bsr: see the BSR section
+
 #include "Arrays.h"
 #include "Checks.h"
 #include "Impl.h"
@@ -70,16 +72,95 @@ template <class S> cusparseSpMatDescr_t csrDescriptor(const S &a, const DeviceCs
   return mat;
 }
 
-// The BSR form of `a`, built on the host (device arrays are fetched first).
-template <class S> Bsr<ValueOf<S>> hostBsr(const S &a, int device) {
+// ---- BSR ---------------------------------------------------------------------------------------
+// The block form is built for each call, with the block size rule of rtapi::chooseBlockDim (4
+// when 4x4 blocks store at most 1.5 values per nonzero, else 2). With cuSPARSE 12 the conversion
+// runs on the device (csr2bsr, deprecated in cuSPARSE 12 but without a generic replacement);
+// with a cuSPARSE that no longer has it, the conversion shared with the CPU implementation runs
+// on the host.
+#ifndef RTAPI_DEVICE_BSR
+#if CUSPARSE_VER_MAJOR <= 12
+#define RTAPI_DEVICE_BSR 1
+#else
+#define RTAPI_DEVICE_BSR 0
+#endif
+#endif
+
+template <class T> struct DeviceBsr {
+  int blockDim = 0, blockRows = 0, blockCols = 0, nnzb = 0;
+  Scratch rowPtr, colInd, val;
+};
+
+#if RTAPI_DEVICE_BSR
+
+cusparseStatus_t csr2bsr(cusparseHandle_t h, int m, int n, cusparseMatDescr_t descrA,
+                         const float *val, const int *rowPtr, const int *colInd, int blockDim,
+                         cusparseMatDescr_t descrC, float *bsrVal, int *bsrRowPtr, int *bsrColInd) {
+  return cusparseScsr2bsr(h, CUSPARSE_DIRECTION_ROW, m, n, descrA, val, rowPtr, colInd, blockDim,
+                          descrC, bsrVal, bsrRowPtr, bsrColInd);
+}
+cusparseStatus_t csr2bsr(cusparseHandle_t h, int m, int n, cusparseMatDescr_t descrA,
+                         const double *val, const int *rowPtr, const int *colInd, int blockDim,
+                         cusparseMatDescr_t descrC, double *bsrVal, int *bsrRowPtr,
+                         int *bsrColInd) {
+  return cusparseDcsr2bsr(h, CUSPARSE_DIRECTION_ROW, m, n, descrA, val, rowPtr, colInd, blockDim,
+                          descrC, bsrVal, bsrRowPtr, bsrColInd);
+}
+
+template <class S> DeviceBsr<ValueOf<S>> deviceBsr(Call &call, const S &a) {
+  using T = ValueOf<S>;
+  const DeviceCsr csr = stageCsr(call, "A", a);
+  cusparseMatDescr_t descr = nullptr;
+  auto cleanup = finally([&] {
+    if (descr) (void)cusparseDestroyMatDescr(descr);
+  });
+  checkCusparse(cusparseCreateMatDescr(&descr), "cusparseCreateMatDescr");
+  checkCusparse(cusparseSetMatType(descr, CUSPARSE_MATRIX_TYPE_GENERAL), "cusparseSetMatType");
+  checkCusparse(cusparseSetMatIndexBase(descr, CUSPARSE_INDEX_BASE_ZERO),
+                "cusparseSetMatIndexBase");
+  DeviceBsr<T> out;
+  // Count the 4x4 blocks, then choose; count again for 2x2 if needed.
+  const int largest = largestBlockDim(a.rows, a.cols); // 2 or 4: the caller checked
+  for (int blockDim : {4, 2}) {
+    if (blockDim > largest) continue;
+    out.blockDim = blockDim;
+    out.blockRows = (a.rows + blockDim - 1) / blockDim;
+    out.blockCols = (a.cols + blockDim - 1) / blockDim;
+    out.rowPtr = call.scratch((static_cast<std::size_t>(out.blockRows) + 1) * sizeof(int));
+    checkCusparse(cusparseXcsr2bsrNnz(call.sparse(), CUSPARSE_DIRECTION_ROW, a.rows, a.cols, descr,
+                                      csr.rowPtr.as<int>(), csr.colInd.as<int>(), blockDim, descr,
+                                      static_cast<int *>(out.rowPtr.get()), &out.nnzb),
+                  "cusparseXcsr2bsrNnz");
+    if (blockDim == 2 || blockDimForCount(out.nnzb, a.nnz) == 4) break;
+  }
+  out.colInd = call.scratch(static_cast<std::size_t>(out.nnzb) * sizeof(int));
+  out.val =
+      call.scratch(static_cast<std::size_t>(out.nnzb) * out.blockDim * out.blockDim * sizeof(T));
+  checkCusparse(csr2bsr(call.sparse(), a.rows, a.cols, descr, csr.val.as<T>(), csr.rowPtr.as<int>(),
+                        csr.colInd.as<int>(), out.blockDim, descr, static_cast<T *>(out.val.get()),
+                        static_cast<int *>(out.rowPtr.get()), static_cast<int *>(out.colInd.get())),
+                sizeof(T) == sizeof(float) ? "cusparseScsr2bsr" : "cusparseDcsr2bsr");
+  return out;
+}
+
+#else // host conversion
+
+template <class T> Scratch upload(Call &call, const std::vector<T> &host, const char *what) {
+  Scratch s = call.scratch(host.size() * sizeof(T));
+  checkCuda(cudaMemcpy(s.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
+            what);
+  return s;
+}
+
+template <class S> DeviceBsr<ValueOf<S>> deviceBsr(Call &call, const S &a) {
   using T = ValueOf<S>;
   std::vector<int> rowPtr, colInd;
   std::vector<T> val;
   CsrView<T> view = viewOf(a);
-  const bool host = classify("A.rowPtr", a.rowPtr, device) == Memory::Host &&
-                    classify("A.colInd", a.colInd, device) == Memory::Host &&
-                    classify("A.val", a.val, device) == Memory::Host;
-  if (!host) {
+  const int device = call.device();
+  if (classify("A.rowPtr", a.rowPtr, device) != Memory::Host ||
+      classify("A.colInd", a.colInd, device) != Memory::Host ||
+      classify("A.val", a.val, device) != Memory::Host) {
     rowPtr.resize(static_cast<std::size_t>(a.rows) + 1);
     colInd.resize(static_cast<std::size_t>(a.nnz));
     val.resize(static_cast<std::size_t>(a.nnz));
@@ -92,32 +173,26 @@ template <class S> Bsr<ValueOf<S>> hostBsr(const S &a, int device) {
     view = CsrView<T>{a.rows, a.cols, a.nnz, rowPtr.data(), colInd.data(), val.data()};
   }
   check::structure("A", view);
-  return csrToBsr(view, chooseBsrBlockDim(view));
+  const Bsr<T> b = csrToBsr(view, chooseBsrBlockDim(view));
+  DeviceBsr<T> out;
+  out.blockDim = b.blockDim;
+  out.blockRows = b.blockRows;
+  out.blockCols = b.blockCols;
+  out.nnzb = b.nnzb();
+  out.rowPtr = upload(call, b.rowPtr, "cudaMemcpy (BSR row offsets)");
+  out.colInd = upload(call, b.colInd, "cudaMemcpy (BSR block columns)");
+  out.val = upload(call, b.val, "cudaMemcpy (BSR values)");
+  return out;
 }
 
-template <class T> struct DeviceBsr {
-  Scratch rowPtr, colInd, val;
-};
+#endif
 
-template <class T> Scratch upload(Call &call, const std::vector<T> &host, const char *what) {
-  Scratch s = call.scratch(host.size() * sizeof(T));
-  checkCuda(cudaMemcpy(s.get(), host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
-            what);
-  return s;
-}
-
-template <class T> DeviceBsr<T> uploadBsr(Call &call, const Bsr<T> &b) {
-  return DeviceBsr<T>{upload(call, b.rowPtr, "cudaMemcpy (BSR row offsets)"),
-                      upload(call, b.colInd, "cudaMemcpy (BSR block columns)"),
-                      upload(call, b.val, "cudaMemcpy (BSR values)")};
-}
-
-template <class T> cusparseSpMatDescr_t bsrDescriptor(const Bsr<T> &b, const DeviceBsr<T> &d) {
+template <class T> cusparseSpMatDescr_t bsrDescriptor(const DeviceBsr<T> &b) {
   cusparseSpMatDescr_t mat = nullptr;
-  checkCusparse(cusparseCreateBsr(&mat, b.blockRows, b.blockCols, b.nnzb(), b.blockDim,
-                                  b.blockDim, d.rowPtr.get(), d.colInd.get(), d.val.get(),
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_BASE_ZERO, dataType<T>(), CUSPARSE_ORDER_ROW),
+  checkCusparse(cusparseCreateBsr(&mat, b.blockRows, b.blockCols, b.nnzb, b.blockDim, b.blockDim,
+                                  b.rowPtr.get(), b.colInd.get(), b.val.get(), CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dataType<T>(),
+                                  CUSPARSE_ORDER_ROW),
                 "cusparseCreateBsr");
   return mat;
 }
@@ -158,8 +233,8 @@ void spmmOn(Call &call, cusparseSpMatDescr_t mat, cusparseSpMMAlg_t alg, void *B
                 "cusparseCreateDnMat");
   const T one = 1, zero = 0;
   std::size_t size = 0;
-  checkCusparse(cusparseSpMM_bufferSize(call.sparse(), kNoTrans, kNoTrans, &one, mat, mb, &zero,
-                                        mc, dataType<T>(), alg, &size),
+  checkCusparse(cusparseSpMM_bufferSize(call.sparse(), kNoTrans, kNoTrans, &one, mat, mb, &zero, mc,
+                                        dataType<T>(), alg, &size),
                 "cusparseSpMM_bufferSize");
   Scratch buffer = call.scratch(size);
   checkCusparse(cusparseSpMM(call.sparse(), kNoTrans, kNoTrans, &one, mat, mb, &zero, mc,
@@ -168,8 +243,8 @@ void spmmOn(Call &call, cusparseSpMatDescr_t mat, cusparseSpMMAlg_t alg, void *B
 }
 
 // A device copy of count elements of `user` (host or device), zero-padded to `padded`.
-template <class T> Scratch paddedCopy(Call &call, const T *user, std::size_t count,
-                                      std::size_t padded) {
+template <class T>
+Scratch paddedCopy(Call &call, const T *user, std::size_t count, std::size_t padded) {
   Scratch s = call.scratch(padded * sizeof(T));
   checkCuda(cudaMemset(s.get(), 0, padded * sizeof(T)), "cudaMemset");
   if (count)
@@ -198,9 +273,8 @@ template <class S> S spgemm(Call &call, const S &A, const S &B) {
   ma = csrDescriptor(A, a);
   mb = csrDescriptor(B, b);
   Scratch rowPtr = call.scratch((static_cast<std::size_t>(m) + 1) * sizeof(int));
-  checkCusparse(cusparseCreateCsr(&mc, m, n, 0, rowPtr.get(), nullptr, nullptr,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_BASE_ZERO, dataType<T>()),
+  checkCusparse(cusparseCreateCsr(&mc, m, n, 0, rowPtr.get(), nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dataType<T>()),
                 "cusparseCreateCsr");
   checkCusparse(cusparseSpGEMM_createDescr(&desc), "cusparseSpGEMM_createDescr");
   const T one = 1, zero = 0;
@@ -214,12 +288,12 @@ template <class S> S spgemm(Call &call, const S &A, const S &B) {
   checkCusparse(cusparseSpGEMM_workEstimation(call.sparse(), kNoTrans, kNoTrans, &one, ma, mb,
                                               &zero, mc, type, alg, desc, &size1, buffer1.get()),
                 "cusparseSpGEMM_workEstimation");
-  checkCusparse(cusparseSpGEMM_compute(call.sparse(), kNoTrans, kNoTrans, &one, ma, mb, &zero,
-                                       mc, type, alg, desc, &size2, nullptr),
+  checkCusparse(cusparseSpGEMM_compute(call.sparse(), kNoTrans, kNoTrans, &one, ma, mb, &zero, mc,
+                                       type, alg, desc, &size2, nullptr),
                 "cusparseSpGEMM_compute");
   Scratch buffer2 = call.scratch(size2);
-  checkCusparse(cusparseSpGEMM_compute(call.sparse(), kNoTrans, kNoTrans, &one, ma, mb, &zero,
-                                       mc, type, alg, desc, &size2, buffer2.get()),
+  checkCusparse(cusparseSpGEMM_compute(call.sparse(), kNoTrans, kNoTrans, &one, ma, mb, &zero, mc,
+                                       type, alg, desc, &size2, buffer2.get()),
                 "cusparseSpGEMM_compute");
   int64_t rows = 0, cols = 0, nnz = 0;
   checkCusparse(cusparseSpMatGetSize(mc, &rows, &cols, &nnz), "cusparseSpMatGetSize");
@@ -242,7 +316,7 @@ template <class S> S spgemm(Call &call, const S &A, const S &B) {
   return out;
 }
 
-}  // namespace
+} // namespace
 
 namespace impl {
 
@@ -274,7 +348,8 @@ template <class T> void destroy(SpArray<T> *array) { destroyArray<T>(array, kMem
 template <class T>
 void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const char *api) {
   Call call;
-  const int run = check::spmv<T>(C, A, B, m, n, format, api);
+  int run = check::spmv<T>(C, A, B, m, n, format, api);
+  if (run == RTBSR && largestBlockDim(m, n) == 0) run = RTCSR; // no 2x2 block: see Sparse.h
   if (m == 0) return;
   if (n == 0 || A->nnz == 0) {
     zeroOutput(call, C, static_cast<std::size_t>(m));
@@ -287,13 +362,12 @@ void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const
     spmvOn<T>(call, mat, x.get(), n, y.get(), m);
     y.copyBack();
   } else {
-    const Bsr<T> b = hostBsr(*A, call.device());
-    const DeviceBsr<T> d = uploadBsr(call, b);
+    const DeviceBsr<T> b = deviceBsr(call, *A);
     const std::size_t xLength = static_cast<std::size_t>(b.blockCols) * b.blockDim;
     const std::size_t yLength = static_cast<std::size_t>(b.blockRows) * b.blockDim;
     Scratch x = paddedCopy(call, B, static_cast<std::size_t>(n), xLength);
     Scratch y = call.scratch(yLength * sizeof(T));
-    cusparseSpMatDescr_t mat = bsrDescriptor(b, d);
+    cusparseSpMatDescr_t mat = bsrDescriptor(b);
     auto cleanup = finally([&] { (void)cusparseDestroySpMat(mat); });
     spmvOn<T>(call, mat, x.get(), static_cast<int64_t>(xLength), y.get(),
               static_cast<int64_t>(yLength));
@@ -307,7 +381,8 @@ template <class T>
 void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int format,
            const char *api) {
   Call call;
-  const int run = check::spdmm<T>(C, A, B, m, n, k, format, api);
+  int run = check::spdmm<T>(C, A, B, m, n, k, format, api);
+  if (run == RTBSR && largestBlockDim(m, k) == 0) run = RTCSR; // no 2x2 block: see Sparse.h
   if (m == 0 || n == 0) return;
   const std::size_t N = static_cast<std::size_t>(n);
   if (k == 0 || A->nnz == 0) {
@@ -322,16 +397,15 @@ void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int forma
     c.copyBack();
   } else {
     // Row-major padding is whole rows at the end: B gains zero rows, C's extra rows are dropped.
-    const Bsr<T> bsr = hostBsr(*A, call.device());
-    const DeviceBsr<T> d = uploadBsr(call, bsr);
+    const DeviceBsr<T> bsr = deviceBsr(call, *A);
     const std::size_t inner = static_cast<std::size_t>(bsr.blockCols) * bsr.blockDim;
     const std::size_t rows = static_cast<std::size_t>(bsr.blockRows) * bsr.blockDim;
     Scratch b = paddedCopy(call, B, check::elements(k, n), inner * N);
     Scratch c = call.scratch(rows * N * sizeof(T));
-    cusparseSpMatDescr_t mat = bsrDescriptor(bsr, d);
+    cusparseSpMatDescr_t mat = bsrDescriptor(bsr);
     auto cleanup = finally([&] { (void)cusparseDestroySpMat(mat); });
-    spmmOn<T>(call, mat, CUSPARSE_SPMM_BSR_ALG1, b.get(), static_cast<int64_t>(inner), n,
-              c.get(), static_cast<int64_t>(rows));
+    spmmOn<T>(call, mat, CUSPARSE_SPMM_BSR_ALG1, b.get(), static_cast<int64_t>(inner), n, c.get(),
+              static_cast<int64_t>(rows));
     checkCuda(cudaMemcpy(C, c.get(), check::elements(m, n) * sizeof(T), cudaMemcpyDefault),
               "cudaMemcpy (result)");
   }
@@ -339,8 +413,8 @@ void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int forma
 }
 
 template <class T>
-void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k,
-          int format, const char *api) {
+void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n, int k, int format,
+          const char *api) {
   Call call;
   check::spmm<T>(C, A, B, m, n, k, format, api);
   SpArray<T> product;
@@ -359,17 +433,17 @@ void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n,
   storeProduct<T>(C, A, B, product, kMemory);
 }
 
-#define RTAPI_INSTANTIATE(T)                                                                      \
-  template void create<T>(const T *, SpArray<T> *, int, int);                                    \
-  template void load<T>(const char *, SpArray<T> *);                                             \
-  template void destroy<T>(SpArray<T> *);                                                        \
-  template void spmv<T>(T *, const SpArray<T> *, const T *, int, int, int, const char *);        \
-  template void spdmm<T>(T *, const SpArray<T> *, const T *, int, int, int, int, const char *);  \
-  template void spmm<T>(SpArray<T> *, const SpArray<T> *, const SpArray<T> *, int, int, int, int, \
+#define RTAPI_INSTANTIATE(T)                                                                       \
+  template void create<T>(const T *, SpArray<T> *, int, int);                                      \
+  template void load<T>(const char *, SpArray<T> *);                                               \
+  template void destroy<T>(SpArray<T> *);                                                          \
+  template void spmv<T>(T *, const SpArray<T> *, const T *, int, int, int, const char *);          \
+  template void spdmm<T>(T *, const SpArray<T> *, const T *, int, int, int, int, const char *);    \
+  template void spmm<T>(SpArray<T> *, const SpArray<T> *, const SpArray<T> *, int, int, int, int,  \
                         const char *);
 RTAPI_INSTANTIATE(float)
 RTAPI_INSTANTIATE(double)
 #undef RTAPI_INSTANTIATE
 
-}  // namespace impl
-}  // namespace rtapi
+} // namespace impl
+} // namespace rtapi

@@ -67,7 +67,7 @@ const char *RTAPIGetImplementation(void);
 int RTAPIInit(void);
 int RTAPIFinalize(void);
 
-/* ---- sparse matrices -------------------------------------------------------------------------- */
+/* ---- sparse matrices ----------------------------------------------------------------------- */
 
 /* Sparse formats for the optional trailing argument of the sparse calls. RTHYB (hybrid ELL/COO)
  * no longer exists in cuSPARSE; it selects the CSR path, the modern replacement. */

@@ -1,0 +1,530 @@
+// rtapi_bench: what the RT-API costs over calling cuBLAS/cuSPARSE directly.
+//
+// Dense: each dense call at n x n (default n = 4096) against the same cuBLAS call on the same
+// device arrays; the ratio median(RT-API) / median(direct) is the API's overhead (argument
+// checks, pointer queries, synchronization). A third column calls the RT-API with host (malloc)
+// arrays, as a plain C program does: staging to the device and back is included.
+// Sparse: y = A x on 2-D Laplacians and random sparse matrices built in code, RT-API (CSR, BSR,
+// host arrays) against cusparseSpMV with a prepared descriptor and buffer.
+//
+// Timing: CUDA events around each call (the RT-API calls return after their GPU work is done,
+// so the host-side overhead lies between the events too), warm-up runs first, then --reps timed
+// runs (default 15) that rotate through 3 sets of random inputs; the median and the spread
+// (min..max) are reported. Every CUDA, cuBLAS, cuSPARSE and RT-API status is checked, and each
+// RT-API result is compared with the direct call's.
+#include "rtapi.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+void die(const std::string &what) {
+  std::fprintf(stderr, "rtapi_bench: error: %s\n", what.c_str());
+  std::exit(1);
+}
+
+#define CHECK_CUDA(call)                                                                           \
+  do {                                                                                             \
+    cudaError_t s_ = (call);                                                                       \
+    if (s_ != cudaSuccess) die(std::string(#call) + ": " + cudaGetErrorName(s_));                  \
+  } while (0)
+#define CHECK_CUBLAS(call)                                                                         \
+  do {                                                                                             \
+    cublasStatus_t s_ = (call);                                                                    \
+    if (s_ != CUBLAS_STATUS_SUCCESS) die(std::string(#call) + ": " + cublasGetStatusName(s_));     \
+  } while (0)
+#define CHECK_CUSPARSE(call)                                                                       \
+  do {                                                                                             \
+    cusparseStatus_t s_ = (call);                                                                  \
+    if (s_ != CUSPARSE_STATUS_SUCCESS) die(std::string(#call) + ": " + cusparseGetErrorName(s_));  \
+  } while (0)
+#define CHECK_RT(call)                                                                             \
+  do {                                                                                             \
+    if ((call) != RT_SUCCESS) die(std::string(#call) + ": " + RTAPIGetLastErrorMessage());         \
+  } while (0)
+
+int reps = 15;
+const int kWarmup = 3;
+const int kSets = 3; // input sets rotated through the timed runs
+
+struct Stats {
+  double median = 0, min = 0, max = 0; // milliseconds
+};
+
+// Times run(i) for warm-up and timed repetitions i; run must leave the GPU work queued.
+Stats timeIt(const std::function<void(int)> &run) {
+  cudaEvent_t start, stop;
+  CHECK_CUDA(cudaEventCreate(&start));
+  CHECK_CUDA(cudaEventCreate(&stop));
+  for (int i = 0; i < kWarmup; ++i) run(i);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<double> ms;
+  for (int i = 0; i < reps; ++i) {
+    CHECK_CUDA(cudaEventRecord(start));
+    run(i);
+    CHECK_CUDA(cudaEventRecord(stop));
+    CHECK_CUDA(cudaEventSynchronize(stop));
+    float t = 0;
+    CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
+    ms.push_back(t);
+  }
+  CHECK_CUDA(cudaEventDestroy(start));
+  CHECK_CUDA(cudaEventDestroy(stop));
+  std::sort(ms.begin(), ms.end());
+  return Stats{ms[ms.size() / 2], ms.front(), ms.back()};
+}
+
+// ---- arrays -------------------------------------------------------------------------------------
+
+uint64_t rng = 0x9E3779B97F4A7C15ull;
+double uniform() { // xorshift64*, in [-1, 1)
+  rng ^= rng >> 12;
+  rng ^= rng << 25;
+  rng ^= rng >> 27;
+  return double((rng * 0x2545F4914F6CDD1Dull) >> 11) / double(1ull << 52) - 1.0;
+}
+
+template <class T> std::vector<T> randomHost(std::size_t count) {
+  std::vector<T> v(count);
+  for (T &x : v) x = static_cast<T>(uniform());
+  return v;
+}
+
+template <class T> T *toDevice(const std::vector<T> &host) {
+  T *d = nullptr;
+  CHECK_CUDA(cudaMalloc(&d, std::max<std::size_t>(host.size(), 1) * sizeof(T)));
+  CHECK_CUDA(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+  return d;
+}
+
+template <class T> std::vector<T> toHost(const T *device, std::size_t count) {
+  std::vector<T> h(count);
+  CHECK_CUDA(cudaMemcpy(h.data(), device, count * sizeof(T), cudaMemcpyDefault));
+  return h;
+}
+
+template <class T> double relDiff(const std::vector<T> &a, const std::vector<T> &b) {
+  double num = 0, den = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    num = std::max(num, std::fabs(double(a[i]) - double(b[i])));
+    den = std::max(den, std::fabs(double(b[i])));
+  }
+  return den > 0 ? num / den : num;
+}
+
+// ---- results ------------------------------------------------------------------------------------
+
+struct Line {
+  std::string name, type, size;
+  Stats direct, api, apiHost;
+  bool hasHost = false;
+  double diff = 0;
+};
+std::vector<Line> lines;
+
+void show(const Line &l) {
+  std::printf("  %-22s %-6s %-26s direct %9.4f ms  rtapi %9.4f ms  ratio %6.3f", l.name.c_str(),
+              l.type.c_str(), l.size.c_str(), l.direct.median, l.api.median,
+              l.api.median / l.direct.median);
+  if (l.hasHost) std::printf("  host %9.3f ms", l.apiHost.median);
+  std::printf("  diff %.1e\n", l.diff);
+  std::fflush(stdout);
+}
+
+// ---- dense ------------------------------------------------------------------------------------
+
+template <class T> struct Blas;
+template <> struct Blas<float> {
+  static constexpr const char *type = "float";
+  static constexpr const char *names[5] = {"RTdSMM", "RTdSMV", "RTdSMT", "RTdSVV", "RTdSDOT"};
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t a, cublasOperation_t b, int m,
+                             int n, int k, const float *A, int lda, const float *B, int ldb,
+                             float *C, int ldc) {
+    const float one = 1, zero = 0;
+    return cublasSgemm(h, a, b, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
+  }
+  static cublasStatus_t gemv(cublasHandle_t h, int m, int n, const float *A, const float *x,
+                             float *y) {
+    const float one = 1, zero = 0;
+    return cublasSgemv(h, CUBLAS_OP_T, m, n, &one, A, m, x, 1, &zero, y, 1);
+  }
+  static cublasStatus_t geam(cublasHandle_t h, int m, int n, const float *A, float *C) {
+    const float one = 1, zero = 0;
+    return cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, A, n, &zero, C, m, C, m);
+  }
+  static cublasStatus_t dot(cublasHandle_t h, int n, const float *x, const float *y, float *r) {
+    return cublasSdot(h, n, x, 1, y, 1, r);
+  }
+  static int apiMM(float *C, const float *A, const float *B, int n) {
+    return RTdSMM(C, A, B, n, n, n);
+  }
+  static int apiMV(float *C, const float *A, const float *B, int n) {
+    return RTdSMV(C, A, B, n, n);
+  }
+  static int apiMT(float *C, const float *A, int n) { return RTdSMT(C, A, n, n); }
+  static int apiVV(float *C, const float *A, const float *B, int n) {
+    return RTdSVV(C, A, n, B, n);
+  }
+  static int apiDot(const float *A, const float *B, int n, float *r) { return RTdSDOT(A, B, n, r); }
+};
+template <> struct Blas<double> {
+  static constexpr const char *type = "double";
+  static constexpr const char *names[5] = {"RTdDMM", "RTdDMV", "RTdDMT", "RTdDVV", "RTdDDOT"};
+  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t a, cublasOperation_t b, int m,
+                             int n, int k, const double *A, int lda, const double *B, int ldb,
+                             double *C, int ldc) {
+    const double one = 1, zero = 0;
+    return cublasDgemm(h, a, b, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
+  }
+  static cublasStatus_t gemv(cublasHandle_t h, int m, int n, const double *A, const double *x,
+                             double *y) {
+    const double one = 1, zero = 0;
+    return cublasDgemv(h, CUBLAS_OP_T, m, n, &one, A, m, x, 1, &zero, y, 1);
+  }
+  static cublasStatus_t geam(cublasHandle_t h, int m, int n, const double *A, double *C) {
+    const double one = 1, zero = 0;
+    return cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, A, n, &zero, C, m, C, m);
+  }
+  static cublasStatus_t dot(cublasHandle_t h, int n, const double *x, const double *y, double *r) {
+    return cublasDdot(h, n, x, 1, y, 1, r);
+  }
+  static int apiMM(double *C, const double *A, const double *B, int n) {
+    return RTdDMM(C, A, B, n, n, n);
+  }
+  static int apiMV(double *C, const double *A, const double *B, int n) {
+    return RTdDMV(C, A, B, n, n);
+  }
+  static int apiMT(double *C, const double *A, int n) { return RTdDMT(C, A, n, n); }
+  static int apiVV(double *C, const double *A, const double *B, int n) {
+    return RTdDVV(C, A, n, B, n);
+  }
+  static int apiDot(const double *A, const double *B, int n, double *r) {
+    return RTdDDOT(A, B, n, r);
+  }
+};
+
+// Device and host copies of kSets random input sets of `count` elements each.
+template <class T> struct Inputs {
+  std::vector<std::vector<T>> host;
+  std::vector<T *> device;
+  Inputs(std::size_t count) {
+    for (int s = 0; s < kSets; ++s) {
+      host.push_back(randomHost<T>(count));
+      device.push_back(toDevice(host.back()));
+    }
+  }
+  ~Inputs() {
+    for (T *d : device) cudaFree(d);
+  }
+  const T *dev(int i) const { return device[static_cast<std::size_t>(i % kSets)]; }
+  const T *hst(int i) const { return host[static_cast<std::size_t>(i % kSets)].data(); }
+};
+
+// One dense operation: direct(i, out), api(i, out) on device arrays, apiHost(i, out) on host
+// arrays; outputs of outCount elements.
+template <class T>
+void denseCase(const char *name, const std::string &size, std::size_t outCount,
+               const std::function<void(int, T *)> &direct,
+               const std::function<void(int, T *)> &api,
+               const std::function<void(int, T *)> &apiHost) {
+  T *outDirect = nullptr, *outApi = nullptr;
+  CHECK_CUDA(cudaMalloc(&outDirect, outCount * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&outApi, outCount * sizeof(T)));
+  std::vector<T> outHost(outCount);
+  Line l{name, Blas<T>::type, size, {}, {}, {}, true, 0};
+  l.direct = timeIt([&](int i) { direct(i, outDirect); });
+  l.api = timeIt([&](int i) { api(i, outApi); });
+  l.apiHost = timeIt([&](int i) { apiHost(i, outHost.data()); });
+  // Same inputs (the last timed set) for the comparison.
+  direct(reps - 1, outDirect);
+  api(reps - 1, outApi);
+  CHECK_CUDA(cudaDeviceSynchronize());
+  const std::vector<T> d = toHost(outDirect, outCount), a = toHost(outApi, outCount);
+  apiHost(reps - 1, outHost.data());
+  l.diff = std::max(relDiff(a, d), relDiff(outHost, d));
+  CHECK_CUDA(cudaFree(outDirect));
+  CHECK_CUDA(cudaFree(outApi));
+  lines.push_back(l);
+  show(l);
+}
+
+template <class T> void dense(cublasHandle_t h, int n) {
+  const std::size_t nn = static_cast<std::size_t>(n) * n, N = static_cast<std::size_t>(n);
+  const std::string sq = std::to_string(n) + "x" + std::to_string(n);
+  using B = Blas<T>;
+  {
+    Inputs<T> A(nn), Bm(nn);
+    denseCase<T>(
+        B::names[0], sq + "x" + std::to_string(n), nn,
+        [&](int i, T *C) {
+          CHECK_CUBLAS(
+              B::gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, Bm.dev(i), n, A.dev(i), n, C, n));
+        },
+        [&](int i, T *C) { CHECK_RT(B::apiMM(C, A.dev(i), Bm.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(B::apiMM(C, A.hst(i), Bm.hst(i), n)); });
+  }
+  {
+    Inputs<T> A(nn), x(N);
+    denseCase<T>(
+        B::names[1], sq, N,
+        [&](int i, T *y) { CHECK_CUBLAS(B::gemv(h, n, n, A.dev(i), x.dev(i), y)); },
+        [&](int i, T *y) { CHECK_RT(B::apiMV(y, A.dev(i), x.dev(i), n)); },
+        [&](int i, T *y) { CHECK_RT(B::apiMV(y, A.hst(i), x.hst(i), n)); });
+    denseCase<T>(
+        B::names[2], sq, nn, [&](int i, T *C) { CHECK_CUBLAS(B::geam(h, n, n, A.dev(i), C)); },
+        [&](int i, T *C) { CHECK_RT(B::apiMT(C, A.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(B::apiMT(C, A.hst(i), n)); });
+  }
+  {
+    Inputs<T> x(N), y(N);
+    denseCase<T>(
+        B::names[3], sq, nn,
+        [&](int i, T *C) {
+          CHECK_CUBLAS(
+              B::gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, 1, y.dev(i), n, x.dev(i), 1, C, n));
+        },
+        [&](int i, T *C) { CHECK_RT(B::apiVV(C, x.dev(i), y.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(B::apiVV(C, x.hst(i), y.hst(i), n)); });
+    // The dot product's result is a host scalar; it is written to element 0 of the output.
+    denseCase<T>(
+        B::names[4], std::to_string(n), 1,
+        [&](int i, T *r) {
+          T v;
+          CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), &v));
+          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyDefault));
+        },
+        [&](int i, T *r) {
+          T v;
+          CHECK_RT(B::apiDot(x.dev(i), y.dev(i), n, &v));
+          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyDefault));
+        },
+        [&](int i, T *r) { CHECK_RT(B::apiDot(x.hst(i), y.hst(i), n, r)); });
+  }
+}
+
+// ---- sparse -------------------------------------------------------------------------------------
+
+struct HostCsr {
+  std::string name;
+  int n = 0;
+  std::vector<int> rowPtr, colInd;
+  std::vector<double> val;
+};
+
+// 5-point Laplacian on a g x g grid.
+HostCsr laplacian(int g) {
+  HostCsr a;
+  a.name = "laplace2d " + std::to_string(g) + "^2";
+  a.n = g * g;
+  a.rowPtr.push_back(0);
+  for (int i = 0; i < g; ++i)
+    for (int j = 0; j < g; ++j) {
+      const int r = i * g + j;
+      auto add = [&](int c, double v) {
+        a.colInd.push_back(c);
+        a.val.push_back(v);
+      };
+      if (i > 0) add(r - g, -1);
+      if (j > 0) add(r - 1, -1);
+      add(r, 4);
+      if (j < g - 1) add(r + 1, -1);
+      if (i < g - 1) add(r + g, -1);
+      a.rowPtr.push_back(static_cast<int>(a.colInd.size()));
+    }
+  return a;
+}
+
+// n x n with `perRow` distinct random columns per row.
+HostCsr randomSparse(int n, int perRow) {
+  HostCsr a;
+  a.name = "random " + std::to_string(n) + " x" + std::to_string(perRow) + "/row";
+  a.n = n;
+  a.rowPtr.push_back(0);
+  std::vector<int> cols;
+  for (int r = 0; r < n; ++r) {
+    cols.clear();
+    while (static_cast<int>(cols.size()) < perRow) {
+      const int c = static_cast<int>((uniform() + 1.0) * 0.5 * n) % n;
+      if (std::find(cols.begin(), cols.end(), c) == cols.end()) cols.push_back(c);
+    }
+    std::sort(cols.begin(), cols.end());
+    for (int c : cols) {
+      a.colInd.push_back(c);
+      a.val.push_back(uniform());
+    }
+    a.rowPtr.push_back(static_cast<int>(a.colInd.size()));
+  }
+  return a;
+}
+
+template <class T> struct SpTraits;
+template <> struct SpTraits<float> {
+  using Array = RTspSArray;
+  static constexpr cudaDataType type = CUDA_R_32F;
+  static int smv(float *y, const Array *A, const float *x, int n, int f) {
+    return RTspSMV(y, A, x, n, n, f);
+  }
+};
+template <> struct SpTraits<double> {
+  using Array = RTspDArray;
+  static constexpr cudaDataType type = CUDA_R_64F;
+  static int smv(double *y, const Array *A, const double *x, int n, int f) {
+    return RTspDMV(y, A, x, n, n, f);
+  }
+};
+
+template <class T> void sparse(cusparseHandle_t h, const HostCsr &m) {
+  using S = SpTraits<T>;
+  const int n = m.n, nnz = static_cast<int>(m.colInd.size());
+  const std::vector<T> val(m.val.begin(), m.val.end());
+  int *dRow = toDevice(m.rowPtr), *dCol = toDevice(m.colInd);
+  T *dVal = toDevice(val);
+  Inputs<T> x(static_cast<std::size_t>(n));
+  T *yDirect = nullptr, *yApi = nullptr;
+  CHECK_CUDA(cudaMalloc(&yDirect, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&yApi, n * sizeof(T)));
+  std::vector<T> yHost(static_cast<std::size_t>(n));
+
+  // Direct: descriptors and buffer prepared once, only cusparseSpMV timed.
+  cusparseSpMatDescr_t mat;
+  CHECK_CUSPARSE(cusparseCreateCsr(&mat, n, n, nnz, dRow, dCol, dVal, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, S::type));
+  std::vector<cusparseDnVecDescr_t> vx(kSets);
+  for (int s = 0; s < kSets; ++s)
+    CHECK_CUSPARSE(cusparseCreateDnVec(&vx[s], n, const_cast<T *>(x.dev(s)), S::type));
+  cusparseDnVecDescr_t vy;
+  CHECK_CUSPARSE(cusparseCreateDnVec(&vy, n, yDirect, S::type));
+  const T one = 1, zero = 0;
+  std::size_t size = 0;
+  CHECK_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx[0],
+                                         &zero, vy, S::type, CUSPARSE_SPMV_ALG_DEFAULT, &size));
+  void *buffer = nullptr;
+  CHECK_CUDA(cudaMalloc(&buffer, std::max<std::size_t>(size, 1)));
+  auto direct = [&](int i) {
+    CHECK_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx[i % kSets],
+                                &zero, vy, S::type, CUSPARSE_SPMV_ALG_DEFAULT, buffer));
+  };
+
+  typename S::Array devArray = {n, n, nnz, dRow, dCol, dVal, 0};
+  std::vector<int> hRow = m.rowPtr, hCol = m.colInd;
+  std::vector<T> hVal = val;
+  typename S::Array hostArray = {n, n, nnz, hRow.data(), hCol.data(), hVal.data(), 0};
+
+  const std::string size1 = std::to_string(n) + " rows, nnz " + std::to_string(nnz);
+  struct Variant {
+    const char *label;
+    std::function<void(int)> run;
+    bool host;
+  };
+  const Variant variants[] = {
+      {"RTspMV CSR", [&](int i) { CHECK_RT(S::smv(yApi, &devArray, x.dev(i), n, RTCSR)); }, false},
+      {"RTspMV HYB(->CSR)", [&](int i) { CHECK_RT(S::smv(yApi, &devArray, x.dev(i), n, RTHYB)); },
+       false},
+      {"RTspMV BSR", [&](int i) { CHECK_RT(S::smv(yApi, &devArray, x.dev(i), n, RTBSR)); }, false},
+      {"RTspMV CSR host",
+       [&](int i) { CHECK_RT(S::smv(yHost.data(), &hostArray, x.hst(i), n, RTCSR)); }, true},
+  };
+  const Stats directStats = timeIt(direct);
+  for (const Variant &v : variants) {
+    Line l{v.label, sizeof(T) == 4 ? "float" : "double", m.name, directStats, {}, {}, false, 0};
+    l.size = m.name;
+    l.api = timeIt(v.run);
+    direct(reps - 1);
+    v.run(reps - 1);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    const std::vector<T> d = toHost(yDirect, static_cast<std::size_t>(n));
+    const std::vector<T> a = v.host ? yHost : toHost(yApi, static_cast<std::size_t>(n));
+    l.diff = relDiff(a, d);
+    lines.push_back(l);
+    show(l);
+  }
+  std::printf(
+      "    (%s; effective bandwidth of the direct call %.0f GB/s)\n", size1.c_str(),
+      (double(nnz) * (sizeof(T) + sizeof(int)) + (n + 1.0) * sizeof(int) + 2.0 * n * sizeof(T)) /
+          (directStats.median * 1e6));
+  CHECK_CUSPARSE(cusparseDestroySpMat(mat));
+  for (auto d : vx) CHECK_CUSPARSE(cusparseDestroyDnVec(d));
+  CHECK_CUSPARSE(cusparseDestroyDnVec(vy));
+  CHECK_CUDA(cudaFree(buffer));
+  CHECK_CUDA(cudaFree(yDirect));
+  CHECK_CUDA(cudaFree(yApi));
+  CHECK_CUDA(cudaFree(dRow));
+  CHECK_CUDA(cudaFree(dCol));
+  CHECK_CUDA(cudaFree(dVal));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int n = 4096;
+  bool quick = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "--n") && i + 1 < argc)
+      n = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reps") && i + 1 < argc)
+      reps = std::max(10, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--quick"))
+      quick = true;
+    else {
+      std::fprintf(stderr, "usage: rtapi_bench [--n N] [--reps R>=10] [--quick]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp prop;
+  int device = 0;
+  CHECK_CUDA(cudaGetDevice(&device));
+  CHECK_CUDA(cudaGetDeviceProperties(&prop, device));
+  std::printf("rtapi_bench on %s (%s implementation), dense n = %d, %d timed runs, median "
+              "[min..max]\n",
+              prop.name, RTAPIGetImplementation(), n, reps);
+  CHECK_RT(RTAPIInit());
+  cublasHandle_t blas;
+  CHECK_CUBLAS(cublasCreate(&blas));
+  CHECK_CUBLAS(cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH)); // as the RT-API: no TF32
+  cusparseHandle_t sparseHandle;
+  CHECK_CUSPARSE(cusparseCreate(&sparseHandle));
+
+  std::printf("dense:\n");
+  dense<float>(blas, n);
+  dense<double>(blas, n);
+
+  std::printf("sparse y = A x:\n");
+  std::vector<HostCsr> matrices;
+  matrices.push_back(laplacian(quick ? 256 : 512));
+  matrices.push_back(laplacian(quick ? 512 : 2048));
+  matrices.push_back(randomSparse(quick ? 100000 : 1000000, 16));
+  for (const HostCsr &m : matrices) {
+    sparse<float>(sparseHandle, m);
+    sparse<double>(sparseHandle, m);
+  }
+
+  CHECK_CUSPARSE(cusparseDestroy(sparseHandle));
+  CHECK_CUBLAS(cublasDestroy(blas));
+  CHECK_RT(RTAPIFinalize());
+
+  std::printf("\nSummary (ms; ratio = RT-API on device arrays / direct library call; host = "
+              "RT-API on malloc arrays, staging included):\n");
+  std::printf("%-20s %-7s %-28s %10s %21s %10s %21s %7s %10s %8s\n", "call", "type", "size",
+              "direct", "[min..max]", "rtapi", "[min..max]", "ratio", "host", "rel.diff");
+  for (const Line &l : lines) {
+    char host[32] = "-";
+    if (l.hasHost) std::snprintf(host, sizeof host, "%.3f", l.apiHost.median);
+    std::printf("%-20s %-7s %-28s %10.4f [%8.4f..%8.4f] %10.4f [%8.4f..%8.4f] %7.3f %10s %8.1e\n",
+                l.name.c_str(), l.type.c_str(), l.size.c_str(), l.direct.median, l.direct.min,
+                l.direct.max, l.api.median, l.api.min, l.api.max, l.api.median / l.direct.median,
+                host, l.diff);
+  }
+  return 0;
+}

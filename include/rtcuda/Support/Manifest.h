@@ -1,0 +1,49 @@
+// Reading an output folder's manifest.json (written by `rtcuda translate`): what verify and the
+// tuner know about each kernel. Plain C++ (no LLVM), so the tuner can use it on a GPU machine.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+struct ManifestParam {
+  std::string name, type, kind, role;  // kind: array | scalar; role (scalars): size | value
+  bool isConst = false, read = false, written = false;
+  std::vector<std::string> dims;
+  std::string elements;                // C expression over the scalar parameters
+  bool isArray() const { return kind == "array"; }
+  bool isFloat() const { return type == "float" || type == "double"; }
+};
+
+struct ManifestTuning {
+  std::string name, macro;
+  std::vector<int> values;
+  int defaultValue = 0;
+};
+
+struct ManifestKernel {
+  std::string name, location, paramsHeader, launchFunction, macroPrefix;
+  std::vector<ManifestParam> params;
+  std::vector<std::string> gridIterations;
+  std::vector<ManifestTuning> tuning;
+  std::vector<std::string> passes, remarks;
+};
+
+struct Manifest {
+  std::string dir;                     // the output folder
+  std::vector<std::string> kernelSources, referenceSources;
+  std::string main, memory, arch;
+  std::vector<ManifestKernel> kernels;
+};
+
+class ManifestError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Reads <outDir>/manifest.json; throws ManifestError naming the file and the problem.
+Manifest readManifest(const std::string &outDir);
+
+}  // namespace rtcuda

@@ -1,0 +1,44 @@
+// Running generated CUDA without a GPU: `rtcuda verify` compares every kernel with the
+// sequential C it came from, under the CPU emulation shim; `rtcuda run` builds and runs the
+// whole program there.
+#pragma once
+
+#include "rtcuda/Support/Manifest.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+// Where the emulation shim and the CPU RT-API are (set by the driver from the build).
+struct EmulationToolchain {
+  std::string cc = "cc", cxx = "c++";
+  std::string emuInclude, verifyInclude;
+  std::string emuAsanLib, emuTsanLib;
+  std::vector<std::string> rtapiCpuLibs;  // linked when main.cu uses the RT-API
+};
+
+struct VerifyOptions {
+  std::vector<long long> sizeBases = {1, 31, 33, 100};
+  std::map<std::string, long long> sizes;   // --size NAME=VALUE
+  std::map<std::string, int> point;         // --point NAME=VALUE
+  unsigned seed = 0;
+  bool seedGiven = false;
+  size_t maxPointsPerKernel = 12;           // extremes always included
+  bool raceCheck = true;                    // second run under ThreadSanitizer
+  bool keep = false;                        // keep the build folder
+};
+
+// The C++ source of a harness that checks every kernel of `m` (exposed for tests).
+std::string verifyHarness(const Manifest &m, const VerifyOptions &options);
+// The points of a kernel's tuning space verify covers: every value when there are at most
+// `cap` combinations, else an even spread that keeps the first and last.
+std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap);
+
+int verifyOutput(const std::string &outDir, const VerifyOptions &options,
+                 const EmulationToolchain &tools);
+int runOutput(const std::string &outDir, const std::vector<std::string> &args,
+              const EmulationToolchain &tools);
+
+}  // namespace rtcuda

@@ -1,0 +1,155 @@
+// The verify harness: one C++ program per output folder that, for every kernel, every problem
+// size and every covered tuning point, runs the sequential C function (the reference) and the
+// kernel through its launch function (as main.cu would), on the same random inputs, and
+// compares every array. Tuning macros become variables so one build covers every point.
+#include "rtcuda/Verify/Verify.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace rtcuda {
+
+std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap) {
+  std::vector<std::map<std::string, int>> points{{}};
+  for (const ManifestTuning &t : k.tuning) {
+    std::vector<std::map<std::string, int>> next;
+    for (const auto &p : points)
+      for (int v : t.values) {
+        auto q = p;
+        q[t.name] = v;
+        next.push_back(q);
+      }
+    points = next;
+  }
+  if (points.size() <= cap || cap < 2) return points;
+  std::vector<std::map<std::string, int>> spread;
+  for (size_t i = 0; i < cap; ++i) spread.push_back(points[i * (points.size() - 1) / (cap - 1)]);
+  return spread;
+}
+
+namespace {
+
+std::string pointerType(const ManifestParam &p) {
+  return std::string(p.isConst ? "const " : "") + p.type + " *";
+}
+
+void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOptions &options) {
+  std::vector<const ManifestParam *> sizes, values, arrays;
+  for (const ManifestParam &p : k.params) {
+    if (p.isArray()) arrays.push_back(&p);
+    else if (p.role == "size") sizes.push_back(&p);
+    else values.push_back(&p);
+  }
+  auto points = verifyPoints(k, options.maxPointsPerKernel);
+  out << "\n// ---- kernel " << k.name << " (" << k.location << ") ----\n";
+  out << "static const int points_" << k.name << "[][" << std::max<size_t>(k.tuning.size(), 1)
+      << "] = {";
+  for (const auto &p : points) {
+    out << "{";
+    size_t i = 0;
+    for (const ManifestTuning &t : k.tuning) out << (i++ ? ", " : "") << p.at(t.name);
+    if (k.tuning.empty()) out << "0";
+    out << "}, ";
+  }
+  out << "};\n";
+  out << "static void verify_" << k.name << "(rtcuda_verify::Session &rtcuda_s) {\n"
+      << "  printf(\"kernel " << k.name << ": " << points.size() << " point(s)\\n\");\n"
+      << "  for (long long rtcuda_base : rtcuda_s.sizeBases) {\n";
+  int j = 0;
+  for (const ManifestParam *p : sizes)
+    out << "    " << p->type << " " << p->name << " = (" << p->type << ")rtcuda_s.size(\"" << p->name
+        << "\", rtcuda_base, " << j++ << ");\n";
+  out << "    long long rtcuda_reduction = 1;\n";
+  for (const ManifestParam *p : sizes)
+    out << "    rtcuda_reduction = rtcuda_max(rtcuda_reduction, (long long)" << p->name << ");\n";
+  for (const ManifestParam *p : values)
+    out << "    " << p->type << " " << p->name << " = rtcuda_s.randomValue<" << p->type << ">();\n";
+  out << "    std::string rtcuda_sizes = \"\"";
+  for (const ManifestParam *p : sizes)
+    out << " \" " << p->name << "=\" + std::to_string((long long)" << p->name << ") +";
+  out << " \"\";\n";
+  for (const ManifestParam *a : arrays) {
+    out << "    long long " << a->name << "_count = rtcuda_nonnegative(" << a->elements << ");\n"
+        << "    " << a->type << " *" << a->name << "_init = rtcuda_s.randomArray<" << a->type << ">("
+        << a->name << "_count);\n"
+        << "    " << a->type << " *" << a->name << "_ref = rtcuda_s.copy(" << a->name << "_init, "
+        << a->name << "_count);\n";
+  }
+  out << "    rtcuda_ref_" << k.name << "(";
+  for (size_t i = 0; i < k.params.size(); ++i)
+    out << (i ? ", " : "") << k.params[i].name << (k.params[i].isArray() ? "_ref" : "");
+  out << ");\n";
+  out << "    for (const auto &rtcuda_point : points_" << k.name << ") {\n";
+  size_t t = 0;
+  for (const ManifestTuning &tp : k.tuning)
+    out << "      if (!rtcuda_s.selected(\"" << tp.name << "\", rtcuda_point[" << t++ << "])) continue;\n";
+  t = 0;
+  out << "      std::string rtcuda_where = rtcuda_sizes";
+  for (const ManifestTuning &tp : k.tuning)
+    out << " + \" " << tp.name << "=\" + std::to_string(rtcuda_point[" << t++ << "])";
+  out << ";\n";
+  t = 0;
+  for (const ManifestTuning &tp : k.tuning)
+    out << "      rtcuda_verify_" << tp.macro << " = rtcuda_point[" << t++ << "];\n";
+  for (const ManifestParam *a : arrays)
+    out << "      " << a->type << " *" << a->name << "_dev = rtcuda_s.copy(" << a->name << "_init, "
+        << a->name << "_count);\n";
+  out << "      " << k.launchFunction << "(\"rtcuda verify\"";
+  for (const ManifestParam &p : k.params) out << ", " << p.name << (p.isArray() ? "_dev" : "");
+  out << ");\n";
+  for (const ManifestParam *a : arrays) {
+    // Written arrays must equal the reference; the others must come back untouched.
+    std::string want = a->name + (a->written ? "_ref" : "_init");
+    out << "      rtcuda_s.compare(\"" << k.name << "\", rtcuda_where, \"" << a->name << "\", " << a->name
+        << "_dev, " << want << ", " << a->name << "_count, "
+        << (a->written && a->isFloat() ? "rtcuda_reduction" : "0") << ");\n"
+        << "      rtcuda_host_free(" << a->name << "_dev);\n";
+  }
+  out << "      ++rtcuda_s.points;\n    }\n";
+  for (const ManifestParam *a : arrays)
+    out << "    free(" << a->name << "_init);\n    free(" << a->name << "_ref);\n";
+  out << "  }\n}\n";
+}
+
+}  // namespace
+
+std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
+  std::ostringstream out;
+  out << "// Generated by rtcuda verify for " << m.dir << ".\n"
+      << "#include \"rtcuda_runtime.h\"\n#include \"rtcuda_verify.h\"\n\n"
+      << "// Tuning macros as variables: one build covers every point.\n";
+  for (const ManifestKernel &k : m.kernels)
+    for (const ManifestTuning &t : k.tuning)
+      out << "static int rtcuda_verify_" << t.macro << " = " << t.defaultValue << ";\n#define "
+          << t.macro << " rtcuda_verify_" << t.macro << "\n";
+  out << "#include \"launch.cuh\"\n\n// The sequential C functions (reference/), renamed.\n";
+  for (const ManifestKernel &k : m.kernels) {
+    out << "extern \"C\" void rtcuda_ref_" << k.name << "(";
+    for (size_t i = 0; i < k.params.size(); ++i) {
+      const ManifestParam &p = k.params[i];
+      out << (i ? ", " : "") << (p.isArray() ? pointerType(p) : p.type + " ") << p.name;
+    }
+    out << ");\n";
+  }
+  for (const ManifestKernel &k : m.kernels) emitKernel(out, k, options);
+  out << "\nint main(int argc, char **argv) {\n"
+      << "  rtcuda_verify::Session s;\n"
+      << "  for (int i = 1; i + 1 < argc; i += 2) {\n"
+      << "    std::string flag = argv[i], value = argv[i + 1];\n"
+      << "    std::string name = value.substr(0, value.find('='));\n"
+      << "    long long number = atoll(value.c_str() + value.find('=') + 1);\n"
+      << "    if (flag == \"--seed\") s.seed = (unsigned)atoll(value.c_str());\n"
+      << "    else if (flag == \"--base\") s.sizeBases.push_back(atoll(value.c_str()));\n"
+      << "    else if (flag == \"--size\") s.sizeOverrides[name] = number;\n"
+      << "    else if (flag == \"--point\") s.pointFilter[name] = (int)number;\n"
+      << "  }\n"
+      << "  s.rng.seed(s.seed);\n";
+  for (const ManifestKernel &k : m.kernels) out << "  verify_" << k.name << "(s);\n";
+  out << "  printf(\"harness: %d kernel(s) %lld point(s) %zu size(s) %lld mismatch(es)\\n\", "
+      << m.kernels.size() << ", s.points, s.sizeBases.size(), s.mismatches);\n"
+      << "  return s.mismatches ? 1 : 0;\n}\n";
+  return out.str();
+}
+
+}  // namespace rtcuda

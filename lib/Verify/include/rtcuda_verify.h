@@ -1,0 +1,100 @@
+// Support code for the harnesses `rtcuda verify` generates: random inputs, problem sizes,
+// tolerant comparison, reporting. Compiled into each harness (with the emulation shim).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace rtcuda_verify {
+
+struct Session {
+  unsigned seed = 1;
+  std::mt19937_64 rng;
+  std::vector<long long> sizeBases;                  // one problem size per entry
+  std::map<std::string, long long> sizeOverrides;    // --size NAME=VALUE
+  std::map<std::string, int> pointFilter;            // --point NAME=VALUE
+  int maxReports = 5;                                 // mismatches printed per comparison
+  long long mismatches = 0, comparisons = 0, points = 0;
+
+  // The j-th size parameter of a kernel gets base + 2j: non-square shapes, primes included.
+  long long size(const char *name, long long base, int j) const {
+    auto it = sizeOverrides.find(name);
+    return it != sizeOverrides.end() ? it->second : base + 2 * j;
+  }
+
+  template <class T> T randomValue() {
+    if (std::is_floating_point<T>::value)
+      return T(std::uniform_real_distribution<double>(-2.0, 2.0)(rng));
+    return T(std::uniform_int_distribution<int>(1, 9)(rng));
+  }
+
+  // Arrays are never all zeros: unwritten outputs and wrong indexing must show.
+  template <class T> T *randomArray(long long count) {
+    if (count < 0) count = 0;
+    T *a = static_cast<T *>(malloc(sizeof(T) * size_t(count > 0 ? count : 1)));
+    for (long long i = 0; i < count; ++i) {
+      if (std::is_floating_point<T>::value)
+        a[i] = T(std::uniform_real_distribution<double>(-1.0, 1.0)(rng));
+      else
+        a[i] = T(std::uniform_int_distribution<int>(-1000, 1000)(rng));
+    }
+    return a;
+  }
+
+  template <class T> static T *copy(const T *a, long long count) {
+    if (count < 0) count = 0;
+    T *b = static_cast<T *>(malloc(sizeof(T) * size_t(count > 0 ? count : 1)));
+    if (count) memcpy(b, a, sizeof(T) * size_t(count));
+    return b;
+  }
+
+  bool selected(const char *param, int value) const {
+    auto it = pointFilter.find(param);
+    return it == pointFilter.end() || it->second == value;
+  }
+
+  // Integers must match exactly. Floating point within a tolerance that grows with the
+  // epsilon of the type and the length of the longest reduction the sizes allow.
+  template <class T>
+  long long compare(const char *kernel, const std::string &where, const char *array,
+                    const T *got, const T *want, long long count, long long reduction) {
+    ++comparisons;
+    double tol = 0;
+    double scale = 0;
+    if (std::is_floating_point<T>::value) {
+      double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
+      tol = 16 * eps * double(reduction > 1 ? reduction : 1);
+      for (long long i = 0; i < count; ++i) scale += double(want[i]) * double(want[i]);
+      scale = count ? std::sqrt(scale / double(count)) : 0;
+    }
+    long long bad = 0;
+    for (long long i = 0; i < count; ++i) {
+      bool same;
+      if (std::is_floating_point<T>::value) {
+        double g = double(got[i]), w = double(want[i]);
+        same = (std::isnan(g) && std::isnan(w)) || g == w ||
+               std::fabs(g - w) <= tol * std::max(std::fabs(w), scale);
+      } else {
+        same = got[i] == want[i];
+      }
+      if (same) continue;
+      if (bad < maxReports)
+        printf("  MISMATCH %s (%s): %s[%lld] = %.9g, sequential C gives %.9g\n", kernel,
+               where.c_str(), array, i, double(got[i]), double(want[i]));
+      ++bad;
+    }
+    if (bad > maxReports) printf("  ... %lld more mismatches in %s\n", bad - maxReports, array);
+    mismatches += bad;
+    return bad;
+  }
+};
+
+}  // namespace rtcuda_verify
