@@ -37,18 +37,48 @@ std::string launchHeader(const std::vector<LoweredKernel> &kernels) {
 
 std::string launchFunctionName(const ir::Kernel &k) { return "rtcuda_launch_" + k.name; }
 
+// Two functions per kernel: <launch>_on_device(where, device pointers...) computes the grid,
+// launches and checks the launch without waiting (benchmarks time it between events);
+// <launch>(where, host arrays...) gives each array its device buffer, calls it, waits, checks,
+// and copies back what the kernel wrote.
 std::string launchFunction(const LoweredKernel &lk) {
   const ir::Kernel &k = lk.kernel;
   std::ostringstream out;
-  out << "// Host side of kernel '" << k.name << "' (" << k.loc.str() << ").\n"
-      << "static inline void " << launchFunctionName(k) << "(const char *where";
-  for (const ir::Param &p : k.params)
-    out << ", " << (p.isArray ? arrayType(p) : p.type.cName() + " ") << p.name;
-  out << ") {\n";
+  auto signature = [&](const std::string &name) {
+    out << "static inline void " << name << "(const char *where";
+    for (const ir::Param &p : k.params)
+      out << ", " << (p.isArray ? arrayType(p) : p.type.cName() + " ") << p.name;
+    out << ") {\n";
+  };
+  out << "// Kernel '" << k.name << "' (" << k.loc.str() << ") on device arrays: grid, launch, "
+      << "launch check; does not wait.\n";
+  signature(launchFunctionName(k) + "_on_device");
   for (size_t d = 0; d < k.grid.size(); ++d)
     out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
         << ";\n";
   out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
+  out << "  if (";
+  for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
+    out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
+  out << ") {\n    dim3 grid(";
+  for (size_t d = 0; d < k.grid.size(); ++d) {
+    std::string perBlock = ir::print(k.grid[d].perBlock);
+    std::string blocks = "rtcuda_ceil_div(iterations_" + std::string(1, "xyz"[d]) + ", " +
+                         perBlock + ")";
+    if (k.grid[d].maxBlocks < 2147483647)
+      blocks = "rtcuda_min(" + blocks + ", " + std::to_string(k.grid[d].maxBlocks) + "LL)";
+    out << (d ? ", " : "") << "(unsigned)" << blocks;
+  }
+  out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n"
+      << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
+  for (const ir::Param &p : k.params) {
+    const bool unused = p.isArray && !lk.footprints.at(p.name).read && !lk.footprints.at(p.name).written;
+    out << ", " << (unused ? "NULL" : p.name);
+  }
+  out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n}\n\n";
+
+  out << "// Kernel '" << k.name << "' on host arrays: the call main.c made.\n";
+  signature(launchFunctionName(k));
   std::vector<std::string> args;
   for (const ir::Param &p : k.params) {
     if (!p.isArray) {
@@ -71,22 +101,9 @@ std::string launchFunction(const LoweredKernel &lk) {
         << ")rtcuda_array_in(" << p.name << ", " << bytes << ", where);\n";
     args.push_back("d_" + p.name);
   }
-  out << "  if (";
-  for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
-    out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
-  out << ") {\n    dim3 grid(";
-  for (size_t d = 0; d < k.grid.size(); ++d) {
-    std::string perBlock = ir::print(k.grid[d].perBlock);
-    std::string blocks = "rtcuda_ceil_div(iterations_" + std::string(1, "xyz"[d]) + ", " +
-                         perBlock + ")";
-    if (k.grid[d].maxBlocks < 2147483647)
-      blocks = "rtcuda_min(" + blocks + ", " + std::to_string(k.grid[d].maxBlocks) + "LL)";
-    out << (d ? ", " : "") << "(unsigned)" << blocks;
-  }
-  out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n"
-      << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
+  out << "  " << launchFunctionName(k) << "_on_device(where";
   for (const std::string &a : args) out << ", " << a;
-  out << ");\n    rtcuda_check_launch(\"" << k.name << "\", where);\n  }\n";
+  out << ");\n  rtcuda_check_launch(\"" << k.name << "\", where);\n";
   for (const ir::Param &p : k.params)
     if (p.isArray && lk.footprints.at(p.name).written)
       out << "  rtcuda_array_out(" << p.name << ", " << p.name << "_bytes, where);\n";

@@ -32,13 +32,24 @@ std::vector<Stmt> parallelNest(const Stmt &loop) {
   return nest;
 }
 
-Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k) {
+// `hoisted` receives declarations of extents too long to repeat (they precede the loop).
+Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt> &hoisted) {
   std::string name;
   for (const Stmt &l : loops) name += l->name;
   name = freshName(k, name);
   Expr index = var(name);
   std::vector<Expr> extents;
-  for (const Stmt &l : loops) extents.push_back(simplify(tripCount(l)));
+  for (const Stmt &l : loops) {
+    Expr e = simplify(tripCount(l));
+    int nodes = 0;
+    visitExpr(e, [&](const Expr &) { ++nodes; });
+    if (nodes > 7) {
+      std::string n = freshName(k, l->name + "_extent");
+      hoisted.push_back(withLoc(decl(n, Type::of(ScalarKind::Int), e), l->loc));
+      e = var(n);
+    }
+    extents.push_back(e);
+  }
   std::vector<Stmt> body;
   body.push_back(comment("recover the loop indices from the collapsed index"));
   Expr inner = intImm(1);  // product of the extents of the loops inside the current one
@@ -83,22 +94,24 @@ Kernel loopCollapse(const Kernel &k, const PassContext &ctx) {
   Kernel out = k;
   std::vector<Stmt> body = k.body->stmts;
   bool changed = false;
+  std::vector<Stmt> hoisted;
   for (Stmt &s : body) {
     if (s->kind != StmtKind::For || s->loopKind != LoopKind::Parallel) continue;
     std::vector<Stmt> nest = parallelNest(s);
     if (nest.size() >= 2 && ctx.options.collapse) {
-      s = collapse(nest, k);
+      s = collapse(nest, k, hoisted);
       changed = true;
     } else if (nest.size() >= 3) {
       // Collapse off: the outermost loop becomes the grid's y dimension; fuse the rest.
       auto outer = std::make_shared<StmtNode>(*s);
-      outer->body = collapse(std::vector<Stmt>(nest.begin() + 1, nest.end()), k);
+      outer->body = collapse(std::vector<Stmt>(nest.begin() + 1, nest.end()), k, hoisted);
       s = outer;
       changed = true;
     }
     break;
   }
   if (!changed) return k;
+  body.insert(body.begin(), hoisted.begin(), hoisted.end());
   out.body = withLoc(block(body), k.body->loc);
   out.passes.push_back("LoopCollapse");
   return out;

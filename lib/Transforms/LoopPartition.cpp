@@ -56,6 +56,17 @@ Stmt innerParallelLoop(const Stmt &outer) {
 
 }  // namespace
 
+// The host computes the grid from the scalar parameters only: values the kernel declares
+// before its loops (hoisted extents) are substituted back.
+static Expr hostExpr(const Expr &e, const Kernel &k) {
+  std::map<std::string, Expr> values;
+  for (const Stmt &s : k.body->stmts)
+    if (s->kind == StmtKind::Decl && s->value && !s->arraySize) values[s->name] = s->value;
+  Expr out = e;
+  for (size_t i = 0; i < values.size(); ++i) out = substitute(out, values);
+  return simplify(out);
+}
+
 Kernel loopPartition(const Kernel &k, const PassContext &) {
   Kernel out = k;
   Expr blockSize = var(k.macro("BLOCKSIZE"));
@@ -72,7 +83,7 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     Stmt inner = s->loopKind == LoopKind::Parallel ? innerParallelLoop(s) : nullptr;
     if (!inner) {
       for (const Stmt &x : spreadOverThreads(s, blockSize)) body.push_back(x);
-      out.grid = {LaunchDim{simplify(tripCount(s)), blockSize, 2147483647}};
+      out.grid = {LaunchDim{hostExpr(tripCount(s), k), blockSize, 2147483647}};
       continue;
     }
     // 2-D: x over the inner loop, a grid-stride loop over blockIdx.y for the outer one.
@@ -97,8 +108,8 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     }
     rows->loc = s->loc;
     body.push_back(rows);
-    out.grid = {LaunchDim{simplify(tripCount(inner)), blockSize, 2147483647},
-                LaunchDim{simplify(tripCount(s)), intImm(1), 65535}};
+    out.grid = {LaunchDim{hostExpr(tripCount(inner), k), blockSize, 2147483647},
+                LaunchDim{hostExpr(tripCount(s), k), intImm(1), 65535}};
   }
   if (!mapped) throw CompileError(k.loc, "kernel '" + k.name + "' has no parallel loop to map");
   out.body = withLoc(block(body), k.body->loc);

@@ -35,10 +35,20 @@ static inline void rtcuda_check(cudaError_t status, const char *what, const char
 #define RTCUDA_CHECK(call) rtcuda_check((call), #call, RTCUDA_HERE)
 
 #ifdef RTCUDA_EMULATE
-#define RTCUDA_LAUNCH(kernel, grid, block, ...) rtcuda::emu::launch(kernel, grid, block, __VA_ARGS__)
+#define RTCUDA_LAUNCH(kernel, grid, block, ...) rtcuda::emu::launch(kernel, grid, block, ##__VA_ARGS__)
 #else
 #define RTCUDA_LAUNCH(kernel, grid, block, ...) kernel<<<(grid), (block)>>>(__VA_ARGS__)
 #endif
+
+// Checks that a launch was accepted (configuration errors), without waiting for the kernel.
+static inline void rtcuda_check_launch_async(const char *kernel, const char *where) {
+  cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    fprintf(stderr, "%s: error: kernel '%s' could not be launched: %s (%s)\n", where, kernel,
+            cudaGetErrorString(status), cudaGetErrorName(status));
+    exit(1);
+  }
+}
 
 // Checks a launch: configuration errors at once, execution errors at the next synchronization.
 static inline void rtcuda_check_launch(const char *kernel, const char *where) {

@@ -14,7 +14,7 @@
 // CHECK:      int i = 1 + (int)(blockIdx.x * INTERIOR_BLOCKSIZE + threadIdx.x);
 // CHECK-NEXT: if (i < n - 1) {
 //
-// HOST-LABEL: static inline void rtcuda_launch_interior(
+// HOST-LABEL: static inline void rtcuda_launch_interior_on_device(
 // HOST:       const long long iterations_x = (long long)n - 2;
 // HOST:       rtcuda_check_index_range(iterations_x, "interior", where);
 // HOST:       if ((long long)n - 2 > 0) {

@@ -1,0 +1,210 @@
+// Strip-mine-and-jam of one parallel loop: the shared mechanism of BlockMerge and BlockSkew.
+//
+//   for v in [a, b)  // parallel            for vo in [0, ceil((b-a)/F))  // parallel
+//     float s = 0;                            float s[F];
+//     for k ...                     ==>       for f: if (v_f < b) s[f] = 0;
+//       s += X[v][k] * Y[k];                  for k ...
+//     Z[v] = s;                                 for f: if (v_f < b) s[f] += X[v_f][k] * Y[k];
+//                                             for f: if (v_f < b) Z[v_f] = s[f];
+//
+// Each thread computes F iterations of v. Loops whose bounds do not depend on v are shared by
+// the F iterations (that is what makes the reuse: Y[k] above is read once for F results);
+// scalars that carry per-iteration values become per-thread arrays, initialized where the
+// source initialized them; statements that do not depend on v run once. Correct for every F
+// and every size: each copy is guarded by v_f < b. Legal because the iterations of a parallel
+// loop are independent.
+#include "StripMineJam.h"
+
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+
+#include <set>
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+class Jammer {
+public:
+  Jammer(const Kernel &k, const Stmt &loop, const StripSpec &spec) : loop(loop), spec(spec) {
+    f = freshName(k, spec.stripVarBase);
+    findExpanded(loop->body);
+  }
+
+  Stmt run(const Kernel &k) {
+    std::string vo = freshName(k, loop->name + spec.outerSuffix);
+    Expr voVar = var(vo, kInt);
+    Expr extent = simplify(tripCount(loop));
+    Expr blocked = simplify(div(add(extent, sub(spec.factor, intImm(1))), spec.factor));
+    Expr stripedGroups = div(add(extent, sub(mul(spec.blockSize, spec.factor), intImm(1))),
+                             mul(spec.blockSize, spec.factor));
+    Expr striped = mul(stripedGroups, spec.blockSize);
+    // The thread's f-th iteration.
+    Expr fv = var(f, kInt);
+    Expr blockedIndex = add(add(loop->min, mul(voVar, spec.factor)), fv);
+    Expr stripedIndex =
+        add(add(add(loop->min, mul(div(voVar, spec.blockSize), mul(spec.blockSize, spec.factor))),
+                mod(voVar, spec.blockSize)),
+            mul(fv, spec.blockSize));
+    if (!spec.striped) {
+      index = simplify(blockedIndex);
+      outerEnd = blocked;
+    } else if (isConst(spec.striped)) {
+      index = simplify(stripedIndex);
+      outerEnd = simplify(striped);
+    } else {
+      index = select(spec.striped, simplify(stripedIndex), simplify(blockedIndex));
+      outerEnd = select(spec.striped, simplify(striped), blocked);
+    }
+    auto out = std::make_shared<StmtNode>(*forLoop(vo, kInt, intImm(0), outerEnd, intImm(1),
+                                                   block(jamBlock(statements(loop->body))),
+                                                   LoopKind::Parallel));
+    out->loc = loop->loc;
+    return out;
+  }
+
+private:
+  const Stmt &loop;
+  const StripSpec &spec;
+  std::string f;
+  Expr index, outerEnd;
+  std::set<std::string> expanded;  // locals that hold one value per strip iteration
+
+  static std::vector<Stmt> statements(const Stmt &s) {
+    if (s && s->kind == StmtKind::Block) return s->stmts;
+    return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
+  }
+
+  bool dependsExpr(const Expr &e) const {
+    bool d = false;
+    visitExpr(e, [&](const Expr &n) {
+      if ((n->kind == ExprKind::Var && (n->name == loop->name || expanded.count(n->name))) ||
+          (n->kind == ExprKind::Load && expanded.count(n->name)))
+        d = true;
+    });
+    return d;
+  }
+
+  bool depends(const Stmt &s) const {
+    bool d = false;
+    visitStmt(s, [&](const Stmt &n) {
+      if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Store || n->kind == StmtKind::Decl) &&
+          expanded.count(n->name))
+        d = true;
+    }, [&](const Expr &e) { d |= dependsExpr(e); });
+    return d;
+  }
+
+  // Locals assigned values that depend on the strip (directly or through other such locals).
+  void findExpanded(const Stmt &body) {
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      visitStmt(body, [&](const Stmt &s) {
+        if (expanded.count(s->name)) return;
+        bool value = s->value && dependsExpr(s->value);
+        bool index = false;
+        for (const Expr &i : s->indices) index |= dependsExpr(i);
+        bool local = s->kind == StmtKind::Decl || s->kind == StmtKind::Assign ||
+                     (s->kind == StmtKind::Store && isLocalArray(s->name, body));
+        if (local && (value || index)) {
+          expanded.insert(s->name);
+          changed = true;
+        }
+      });
+    }
+  }
+
+  static bool isLocalArray(const std::string &name, const Stmt &body) {
+    bool found = false;
+    visitStmt(body, [&](const Stmt &s) {
+      if (s->kind == StmtKind::Decl && s->name == name && s->arraySize) found = true;
+    });
+    return found;
+  }
+
+  // A statement for iteration f: expanded locals become their f-th element.
+  Stmt instantiate(const Stmt &s) const {
+    Expr fv = var(f, kInt);
+    auto rewriteExpr = [&](const Expr &e) -> Expr {
+      if (e->kind == ExprKind::Var && expanded.count(e->name))
+        return load(e->name, {fv}, e->type);
+      if (e->kind == ExprKind::Load && expanded.count(e->name) && e->operands.size() == 1) {
+        auto copy = std::make_shared<ExprNode>(*e);
+        copy->operands = {add(mul(e->operands[0], spec.factor), fv)};
+        return copy;
+      }
+      return e;
+    };
+    return mapStmt(s, [&](const Stmt &n) -> Stmt {
+      if (n->kind == StmtKind::Assign && expanded.count(n->name))
+        return withLoc(store(n->name, {fv}, n->op, n->value), n->loc);
+      if (n->kind == StmtKind::Store && expanded.count(n->name) && n->indices.size() == 1) {
+        auto copy = std::make_shared<StmtNode>(*n);
+        copy->indices = {add(mul(n->indices[0], spec.factor), fv)};
+        return copy;
+      }
+      return n;
+    }, rewriteExpr);
+  }
+
+  // The pending statements, once per strip iteration: the loop variable is declared again with
+  // the f-th value, so the statements read as the user wrote them.
+  void flush(std::vector<Stmt> &pending, std::vector<Stmt> &out) const {
+    if (pending.empty()) return;
+    std::vector<Stmt> body;
+    for (const Stmt &s : pending) body.push_back(instantiate(s));
+    Expr v = var(loop->name, loop->type);
+    Stmt define = withLoc(decl(loop->name, loop->type, index), loop->loc);
+    out.push_back(forLoop(f, kInt, intImm(0), spec.factor, intImm(1),
+                          block({define, ifThen(lt(v, loop->end), block(body))}), spec.kind));
+    pending.clear();
+  }
+
+  std::vector<Stmt> jamBlock(const std::vector<Stmt> &stmts) {
+    std::vector<Stmt> out, pending;
+    for (const Stmt &s : stmts) {
+      if (s->kind == StmtKind::Decl && expanded.count(s->name)) {
+        flush(pending, out);
+        Expr size = s->arraySize ? mul(s->arraySize, spec.factor) : spec.factor;
+        out.push_back(withLoc(decl(s->name, s->type, nullptr, simplify(size)), s->loc));
+        if (s->value) pending.push_back(withLoc(assign(s->name, "=", s->value), s->loc));
+      } else if (s->kind == StmtKind::Block) {
+        flush(pending, out);
+        for (const Stmt &c : jamBlock(s->stmts)) out.push_back(c);
+      } else if (s->kind == StmtKind::For && !dependsExpr(s->min) && !dependsExpr(s->end) &&
+                 !dependsExpr(s->step)) {
+        flush(pending, out);
+        auto copy = std::make_shared<StmtNode>(*s);
+        copy->body = block(jamBlock(statements(s->body)));
+        out.push_back(copy);
+      } else if (s->kind == StmtKind::If && !dependsExpr(s->cond)) {
+        flush(pending, out);
+        auto copy = std::make_shared<StmtNode>(*s);
+        copy->body = block(jamBlock(statements(s->body)));
+        if (s->elseBody) copy->elseBody = block(jamBlock(statements(s->elseBody)));
+        out.push_back(copy);
+      } else if (!depends(s)) {
+        flush(pending, out);
+        out.push_back(s);
+      } else {
+        pending.push_back(s);
+      }
+    }
+    flush(pending, out);
+    return out;
+  }
+};
+
+}  // namespace
+
+Stmt stripMineAndJam(const Kernel &k, const Stmt &loop, const StripSpec &spec) {
+  Jammer jammer(k, loop, spec);
+  return jammer.run(k);
+}
+
+}  // namespace rtcuda

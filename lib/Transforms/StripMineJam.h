@@ -1,0 +1,26 @@
+// Internal to the passes: strip-mine-and-jam of one parallel loop (see StripMineJam.cpp).
+#pragma once
+
+#include "rtcuda/Transforms/Pass.h"
+
+namespace rtcuda {
+
+struct StripSpec {
+  ir::Expr factor;            // iterations per thread: a tuning macro (MERGE_LEVEL, SKEW_LEVEL)
+  ir::Expr striped;           // null: consecutive iterations; else a macro (1 = BLOCKSIZE apart)
+  ir::Expr blockSize;         // threads per block (for the striped arrangement)
+  ir::LoopKind kind;          // Merge or Skew: the kind of the per-thread loops
+  std::string stripVarBase;   // name of the per-thread loop variable
+  std::string outerSuffix;    // appended to the loop variable for the thread-level loop
+};
+
+// Returns the loop that replaces `loop` (a parallel loop with step 1).
+ir::Stmt stripMineAndJam(const ir::Kernel &k, const ir::Stmt &loop, const StripSpec &spec);
+
+// The outer parallel loops of the kernel's nest, outermost first.
+std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
+// Replaces the loop named `var` in the parallel nest by `replacement`.
+ir::Kernel replaceParallelLoop(const ir::Kernel &k, const std::string &var,
+                               const ir::Stmt &replacement);
+
+}  // namespace rtcuda
