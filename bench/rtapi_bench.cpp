@@ -9,9 +9,10 @@
 //
 // Timing: CUDA events around each call (the RT-API calls return after their GPU work is done,
 // so the host-side overhead lies between the events too), warm-up runs first, then --reps timed
-// runs (default 15) that rotate through 3 sets of random inputs; the median and the spread
-// (min..max) are reported. Every CUDA, cuBLAS, cuSPARSE and RT-API status is checked, and each
-// RT-API result is compared with the direct call's.
+// rounds (default 15) in which the RT-API call and the direct call run interleaved, rotating
+// through 3 sets of random inputs; the median and the spread (min..max) are reported. Every CUDA,
+// cuBLAS, cuSPARSE and RT-API status is checked, and each RT-API result is compared with the direct
+// call's.
 #include "rtapi.h"
 
 #include <cublas_v2.h>
@@ -63,27 +64,37 @@ struct Stats {
   double median = 0, min = 0, max = 0; // milliseconds
 };
 
-// Times run(i) for warm-up and timed repetitions i; run must leave the GPU work queued.
-Stats timeIt(const std::function<void(int)> &run) {
+// Times each of runs[v](i): warm-up runs first, then `reps` rounds in which every variant runs
+// once, the round's first variant rotating (so drift of clocks and temperature, and the state a
+// previous run leaves in the caches, fall on all variants alike). A run must leave its GPU work
+// queued or done; the events bracket it.
+std::vector<Stats> timeAll(const std::vector<std::function<void(int)>> &runs) {
   cudaEvent_t start, stop;
   CHECK_CUDA(cudaEventCreate(&start));
   CHECK_CUDA(cudaEventCreate(&stop));
-  for (int i = 0; i < kWarmup; ++i) run(i);
+  for (const auto &run : runs)
+    for (int i = 0; i < kWarmup; ++i) run(i);
   CHECK_CUDA(cudaDeviceSynchronize());
-  std::vector<double> ms;
-  for (int i = 0; i < reps; ++i) {
-    CHECK_CUDA(cudaEventRecord(start));
-    run(i);
-    CHECK_CUDA(cudaEventRecord(stop));
-    CHECK_CUDA(cudaEventSynchronize(stop));
-    float t = 0;
-    CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
-    ms.push_back(t);
-  }
+  std::vector<std::vector<double>> ms(runs.size());
+  for (int i = 0; i < reps; ++i)
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      const std::size_t v = (r + static_cast<std::size_t>(i)) % runs.size();
+      CHECK_CUDA(cudaEventRecord(start));
+      runs[v](i);
+      CHECK_CUDA(cudaEventRecord(stop));
+      CHECK_CUDA(cudaEventSynchronize(stop));
+      float t = 0;
+      CHECK_CUDA(cudaEventElapsedTime(&t, start, stop));
+      ms[v].push_back(t);
+    }
   CHECK_CUDA(cudaEventDestroy(start));
   CHECK_CUDA(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  return Stats{ms[ms.size() / 2], ms.front(), ms.back()};
+  std::vector<Stats> out;
+  for (auto &m : ms) {
+    std::sort(m.begin(), m.end());
+    out.push_back(Stats{m[m.size() / 2], m.front(), m.back()});
+  }
+  return out;
 }
 
 // ---- arrays -------------------------------------------------------------------------------------
@@ -244,9 +255,12 @@ void denseCase(const char *name, const std::string &size, std::size_t outCount,
   CHECK_CUDA(cudaMalloc(&outApi, outCount * sizeof(T)));
   std::vector<T> outHost(outCount);
   Line l{name, Blas<T>::type, size, {}, {}, {}, true, 0};
-  l.direct = timeIt([&](int i) { direct(i, outDirect); });
-  l.api = timeIt([&](int i) { api(i, outApi); });
-  l.apiHost = timeIt([&](int i) { apiHost(i, outHost.data()); });
+  // The host-array variant runs apart: its long staging copies leave the GPU idle.
+  const std::vector<Stats> t =
+      timeAll({[&](int i) { direct(i, outDirect); }, [&](int i) { api(i, outApi); }});
+  l.direct = t[0];
+  l.api = t[1];
+  l.apiHost = timeAll({[&](int i) { apiHost(i, outHost.data()); }})[0];
   // Same inputs (the last timed set) for the comparison.
   direct(reps - 1, outDirect);
   api(reps - 1, outApi);
@@ -436,11 +450,15 @@ template <class T> void sparse(cusparseHandle_t h, const HostCsr &m) {
       {"RTspMV CSR host",
        [&](int i) { CHECK_RT(S::smv(yHost.data(), &hostArray, x.hst(i), n, RTCSR)); }, true},
   };
-  const Stats directStats = timeIt(direct);
+  // The direct call and the CSR variants on the same device arrays run interleaved; BSR (its
+  // conversion) and host arrays (their copies) apart.
+  const std::vector<Stats> t = timeAll({direct, variants[0].run, variants[1].run});
+  const Stats directStats = t[0];
+  const Stats apart[] = {timeAll({variants[2].run})[0], timeAll({variants[3].run})[0]};
   for (const Variant &v : variants) {
     Line l{v.label, sizeof(T) == 4 ? "float" : "double", m.name, directStats, {}, {}, false, 0};
-    l.size = m.name;
-    l.api = timeIt(v.run);
+    const std::size_t index = static_cast<std::size_t>(&v - variants);
+    l.api = index < 2 ? t[index + 1] : apart[index - 2];
     direct(reps - 1);
     v.run(reps - 1);
     CHECK_CUDA(cudaDeviceSynchronize());

@@ -177,6 +177,7 @@ private:
 std::map<std::string, ArrayFootprint> computeFootprints(const ir::Kernel &k) {
   RangeWalker w(k);
   w.walk(k.body);
+  w.walk(k.finish);  // the statements after the nest (a reduction's result)
   return w.result();
 }
 

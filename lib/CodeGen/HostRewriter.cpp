@@ -173,27 +173,97 @@ std::string readText(const std::string &path, bool &ok) {
 
 }  // namespace
 
-bool rewriteHost(const Options &options, const ParsedProgram &program,
-                 const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
-                 std::string &mainCu) {
+namespace {
+
+// The variable an argument names, through casts and parentheses; null if it is anything else.
+const ValueDecl *baseVariable(const Expr *arg) {
+  const Expr *e = arg->IgnoreParenCasts();
+  if (const auto *ref = llvm::dyn_cast<DeclRefExpr>(e)) return ref->getDecl();
+  return nullptr;
+}
+
+class CallSiteVisitor : public RecursiveASTVisitor<CallSiteVisitor> {
+public:
+  CallSiteVisitor(SourceManager &sm, const ParsedProgram &program,
+                  std::map<std::string, CallSites> &sites)
+      : sm(sm), sites(sites) {
+    for (const KernelSource &k : program.kernels) kernels[k.kernel.name] = &k.kernel;
+  }
+
+  bool VisitCallExpr(CallExpr *call) {
+    if (!sm.isInMainFile(sm.getExpansionLoc(call->getBeginLoc()))) return true;
+    const FunctionDecl *callee = call->getDirectCallee();
+    if (!callee) return true;
+    auto it = kernels.find(callee->getNameAsString());
+    if (it == kernels.end()) return true;
+    const ir::Kernel &k = *it->second;
+    CallSites &s = sites[k.name];
+    ++s.calls;
+    for (unsigned i = 0; i < call->getNumArgs() && i < k.params.size(); ++i) {
+      if (!k.params[i].isArray) continue;
+      const ValueDecl *a = baseVariable(call->getArg(i));
+      for (unsigned j = 0; j < call->getNumArgs() && j < k.params.size(); ++j) {
+        if (j == i || !k.params[j].isArray) continue;
+        const ValueDecl *b = baseVariable(call->getArg(j));
+        if (!a || !b || a == b) s.mayAlias.insert(k.params[i].name);
+      }
+    }
+    return true;
+  }
+
+private:
+  SourceManager &sm;
+  std::map<std::string, const ir::Kernel *> kernels;
+  std::map<std::string, CallSites> &sites;
+};
+
+std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &program,
+                                   Diagnostics &diags, std::string &text, bool quiet) {
   std::string shown = displayPath(options.mainFile);
   bool ok = false;
-  std::string text = readText(options.mainFile, ok);
+  text = readText(options.mainFile, ok);
   if (!ok) {
     diags.error(shown, "cannot read main file");
-    return false;
+    return nullptr;
   }
   bool withRtapi = !rtapiIncludeDir().empty() &&
                    std::filesystem::exists(rtapiIncludeDir() + "/rtapi.h");
   std::vector<std::string> args = {"-include", kPreludeName};
   if (withRtapi) args.push_back("-I" + rtapiIncludeDir());
   bool hadErrors = false;
-  auto ast = parseC(text, shown, /*quiet=*/false, hadErrors, args,
+  auto ast = parseC(text, shown, quiet, hadErrors, args,
                     {{kPreludeName, prelude(program, withRtapi)}});
   if (!ast || hadErrors) {
-    diags.error(shown, "cannot parse main file");
-    return false;
+    if (!quiet) diags.error(shown, "cannot parse main file");
+    return nullptr;
   }
+  return ast;
+}
+
+}  // namespace
+
+std::map<std::string, CallSites> analyzeCallSites(const Options &options,
+                                                  const ParsedProgram &program,
+                                                  Diagnostics &diags) {
+  std::map<std::string, CallSites> sites;
+  if (options.mainFile.empty()) return sites;
+  std::string text;
+  // Quiet: rewriteHost parses it again and reports its errors.
+  auto ast = parseMain(options, program, diags, text, /*quiet=*/true);
+  if (!ast) return sites;
+  for (const KernelSource &k : program.kernels) sites[k.kernel.name].known = true;
+  CallSiteVisitor visitor(ast->getSourceManager(), program, sites);
+  visitor.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  return sites;
+}
+
+bool rewriteHost(const Options &options, const ParsedProgram &program,
+                 const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
+                 std::string &mainCu) {
+  std::string shown = displayPath(options.mainFile);
+  std::string text;
+  auto ast = parseMain(options, program, diags, text, /*quiet=*/false);
+  if (!ast) return false;
   std::map<std::string, const LoweredKernel *> byName;
   for (const LoweredKernel &k : kernels) byName[k.kernel.name] = &k;
   Rewriter rw(ast->getSourceManager(), ast->getLangOpts());

@@ -57,6 +57,24 @@ std::string launchFunction(const LoweredKernel &lk) {
     out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
         << ";\n";
   out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
+  // Device buffers of the kernel (reduction totals): allocated and set to their initial value
+  // once; the finish kernel sets them back after reading them, ready for the next launch.
+  for (const ir::DeviceBuffer &b : k.buffers) {
+    std::string t = b.type.cName(), d = "d_" + b.name;
+    out << "  static " << t << " *" << d << " = NULL;\n  if (!" << d << ") {\n"
+        << "    rtcuda_check(cudaMalloc((void **)&" << d << ", sizeof(" << t
+        << ")), \"cudaMalloc\", where);\n"
+        << "    const " << t << " initial = " << ir::print(b.init) << ";\n"
+        << "    rtcuda_check(cudaMemcpy(" << d << ", &initial, sizeof(" << t
+        << "), cudaMemcpyHostToDevice), \"cudaMemcpy (host to device)\", where);\n  }\n";
+  }
+  auto arguments = [&]() {
+    for (const ir::Param &p : k.params) {
+      const bool unused = p.isArray && !lk.footprints.at(p.name).read && !lk.footprints.at(p.name).written;
+      out << ", " << (unused ? "NULL" : p.name);
+    }
+    for (const ir::DeviceBuffer &b : k.buffers) out << ", d_" << b.name;
+  };
   out << "  if (";
   for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
     out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
@@ -71,11 +89,15 @@ std::string launchFunction(const LoweredKernel &lk) {
   }
   out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n"
       << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
-  for (const ir::Param &p : k.params) {
-    const bool unused = p.isArray && !lk.footprints.at(p.name).read && !lk.footprints.at(p.name).written;
-    out << ", " << (unused ? "NULL" : p.name);
+  arguments();
+  out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
+  // The statements after the loop nest: once, after every block (also when none ran).
+  if (k.finish) {
+    out << "  RTCUDA_LAUNCH(" << k.name << "_finish, dim3(1), dim3(1)";
+    arguments();
+    out << ");\n  rtcuda_check_launch_async(\"" << k.name << "_finish\", where);\n";
   }
-  out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n}\n\n";
+  out << "}\n\n";
 
   out << "// Kernel '" << k.name << "' on host arrays: the call main.c made.\n";
   signature(launchFunctionName(k));

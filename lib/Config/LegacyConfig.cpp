@@ -49,7 +49,9 @@ const std::vector<std::string> kConfigKeys = {
     "LOOP_COLLAPSING", "BLOCK_SKEW",      "PREFETCHING",     "PREFETCHED_ARRAYS",
     "NON_PREFETCHED_ARRAYS", "DATA_TYPE", "KERNEL_NAMES",    "2DMATRIX",
     "ROW_DIM",         "MIN_BLOCKSIZE",   "MAX_BLOCKSIZE",   "MIN_MERGE_LEVEL",
-    "MAX_MERGE_LEVEL", "MIN_SKEW_LEVEL",  "MAX_SKEW_LEVEL"};
+    "MAX_MERGE_LEVEL", "MIN_SKEW_LEVEL",  "MAX_SKEW_LEVEL",
+    // rtcuda's additions (docs/legality.md)
+    "ON_DEPENDENCE",   "ASSUME_PARALLEL"};
 const std::vector<std::string> kGlobalKeys = {"KERNEL_FILES", "CONFIG_FILES"};
 
 std::string legacyKey(Field f) {
@@ -146,6 +148,13 @@ KernelConfig parseKernelConfig(const std::string &display, const std::string &te
   };
 
   flag("LOOP_COLLAPSING", k.collapse);
+  flag("ASSUME_PARALLEL", k.assumeParallelAll);
+  if (byKey.count("ON_DEPENDENCE")) {
+    const LegacyEntry &e = *byKey["ON_DEPENDENCE"];
+    if (e.value != "refuse" && e.value != "sequential")
+      failValue(lineOf(display, e.line), e.value, "ON_DEPENDENCE", "expected refuse or sequential");
+    k.onDependence = e.value;
+  }
   flag("BLOCK_SKEW", k.skew);
   bool matrix2D = false;
   if (flag("2DMATRIX", matrix2D))

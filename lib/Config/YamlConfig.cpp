@@ -18,7 +18,7 @@ const std::vector<std::string> kTopKeys = {"kernel_files", "main_file", "memory"
                                            "arch",         "defaults",  "kernels"};
 const std::vector<std::string> kKernelKeys = {
     "name",     "parallel_loops", "collapse", "merge",     "skew",  "prefetch",
-    "no_prefetch", "row_dim",     "data_type", "tuning"};
+    "no_prefetch", "row_dim",     "data_type", "tuning", "on_dependence", "assume_parallel"};
 const std::vector<std::string> kTuningKeys = {"block_size", "merge_level", "skew_level",
                                               "tile_k", "default_block_size"};
 
@@ -226,6 +226,22 @@ private:
       } else if (key == "row_dim") {
         k.rowDim = v.IsNull() ? "" : string(v, key);
         s.set(Field::RowDim, at(v));
+      } else if (key == "on_dependence") {
+        k.onDependence = string(v, key);
+        if (k.onDependence != "refuse" && k.onDependence != "sequential")
+          bad(v, key, "expected refuse or sequential");
+      } else if (key == "assume_parallel") {
+        // true/false, or the variables of the loops asserted parallel.
+        k.assumeParallelAll = false;
+        k.assumeParallel.clear();
+        if (v.IsScalar() && (v.Scalar() == "true" || v.Scalar() == "false"))
+          k.assumeParallelAll = boolean(v, key);
+        else
+          for (const std::string &name : strings(v, key, "loop variables")) {
+            if (!isIdentifier(name))
+              bad(v, key, "expected true, false or a list of loop variables");
+            k.assumeParallel.push_back(name);
+          }
       } else if (key == "data_type") {
         k.dataType = v.IsNull() ? "" : string(v, key);
         s.set(Field::DataType, at(v));

@@ -11,6 +11,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Lex/Lexer.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -25,13 +26,16 @@ using namespace clang;
 
 class KernelBuilder {
 public:
-  KernelBuilder(ASTContext &ctx, std::string file, const std::vector<LegacyView> &views)
-      : ctx(ctx), sm(ctx.getSourceManager()), file(std::move(file)), views(views) {}
+  KernelBuilder(ASTContext &ctx, std::string file, const std::vector<LegacyView> &views,
+                std::set<unsigned> &parallelPragmas)
+      : ctx(ctx), sm(ctx.getSourceManager()), file(std::move(file)), views(views),
+        parallelPragmas(parallelPragmas) {}
 
   ir::Kernel build(const FunctionDecl *fn) {
     ir::Kernel k;
     k.name = fn->getNameAsString();
     k.loc = loc(fn->getLocation());
+    bodyLine = loc(fn->getBody()->getBeginLoc()).line;
     for (const ParmVarDecl *p : fn->parameters()) k.params.push_back(convertParam(p, k.name));
     std::vector<ir::Stmt> body;
     for (const Stmt *s : llvm::cast<CompoundStmt>(fn->getBody())->body()) {
@@ -48,6 +52,17 @@ private:
   std::string file;
   const std::vector<LegacyView> &views;
   std::map<const ValueDecl *, std::string> arrayAliases;  // legacy views → parameter names
+  // Lines of `#pragma rtcuda parallel` not yet given to a loop; each applies to the first loop
+  // of the kernel's body that starts after it.
+  std::set<unsigned> &parallelPragmas;
+  unsigned bodyLine = 0;
+
+  bool takeParallelPragma(unsigned line) {
+    bool found = false;
+    for (auto it = parallelPragmas.upper_bound(bodyLine); it != parallelPragmas.end() && *it < line;)
+      it = parallelPragmas.erase(it), found = true;
+    return found;
+  }
 
   ir::SourceLoc loc(SourceLocation l) const {
     PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(l));
@@ -281,6 +296,12 @@ private:
       const FunctionDecl *callee = call->getDirectCallee();
       if (!callee)
         fail(e->getExprLoc(), "indirect calls (function pointers) are not supported in a kernel");
+      // INFINITY and HUGE_VAL expand to builtins: keep them as the macro the user wrote.
+      std::string builtin = callee->getNameAsString();
+      if (builtin == "__builtin_inff" || builtin == "__builtin_huge_valf")
+        return ir::floatImm(HUGE_VAL, ir::Type::of(ir::ScalarKind::Float), "INFINITY");
+      if (builtin == "__builtin_inf" || builtin == "__builtin_huge_val")
+        return ir::floatImm(HUGE_VAL, ir::Type::of(ir::ScalarKind::Double), "HUGE_VAL");
       bool library = !callee->hasBody() && sm.isInSystemHeader(callee->getLocation());
       if (!library)
         fail(e->getExprLoc(), "call to '" + callee->getNameAsString() +
@@ -439,6 +460,8 @@ private:
       }
     }
     if (!v || !min || !v->getType()->isIntegerType()) fail(f->getBeginLoc(), form);
+    // Asserted parallel by the user: the legality analysis reads it from the loop kind.
+    bool asserted = takeParallelPragma(loc(f->getBeginLoc()).line);
     int64_t step = 0;
     const Expr *inc = f->getInc();
     if (const auto *u = llvm::dyn_cast_or_null<UnaryOperator>(inc)) {
@@ -483,7 +506,8 @@ private:
       fail(cond->getOperatorLoc(), "'!=' loop conditions need a step of 1 or -1");
     ir::Type t = scalarType(v->getType(), v->getLocation());
     return ir::forLoop(v->getNameAsString(), t, min, ir::simplify(end), ir::intImm(step),
-                       convertStmt(f->getBody()));
+                       convertStmt(f->getBody()),
+                       asserted ? ir::LoopKind::Parallel : ir::LoopKind::Serial);
   }
 };
 
@@ -532,11 +556,12 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
     }
     out.references.push_back(
         {shown, std::filesystem::path(path).filename().string(), normalized});
-    std::set<unsigned> pragmaLines;
+    std::set<unsigned> pragmaLines, parallelPragmas;
     for (const auto &[line, directive] : findRtcudaPragmas(text)) {
       if (directive == "kernel") pragmaLines.insert(line);
-      else diags.warning(ir::SourceLoc{shown, line, 1},
-                         "unknown directive '#pragma rtcuda " + directive + "' (known: kernel)");
+      else if (directive == "parallel") parallelPragmas.insert(line);
+      else diags.warning(ir::SourceLoc{shown, line, 1}, "unknown directive '#pragma rtcuda " +
+                                                            directive + "' (known: kernel, parallel)");
     }
     ASTContext &ctx = ast->getASTContext();
     SourceManager &sm = ast->getSourceManager();
@@ -567,7 +592,7 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
         continue;
       }
       try {
-        KernelBuilder builder(ctx, shown, views);
+        KernelBuilder builder(ctx, shown, views, parallelPragmas);
         KernelSource ks{builder.build(fn), kopts ? *kopts : options.defaults, shown};
         ks.options.name = name;
         out.kernels.push_back(std::move(ks));
@@ -576,6 +601,9 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
         diags.error(e.loc, e.what());
       }
     }
+    for (unsigned line : parallelPragmas)
+      diags.warning(ir::SourceLoc{shown, line, 1},
+                    "'#pragma rtcuda parallel' is not followed by a loop of a kernel; ignored");
   }
   for (const KernelOptions &k : options.kernels) {
     if (found.count(k.name) || !everyFileParsed) continue;

@@ -1,5 +1,6 @@
 #include "rtcuda/IR/Printer.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -144,13 +145,17 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
   case StmtKind::For: {
     int64_t step = 1;
     bool constantStep = isConst(s->step, &step);
-    std::string cmp = step > 0 ? " < " : " > ";
     std::string inc = !constantStep ? s->name + " += " + print(s->step)
                     : step == 1 ? s->name + "++" : step == -1 ? s->name + "--"
                     : step > 0 ? s->name + " += " + std::to_string(step)
                                : s->name + " -= " + std::to_string(-step);
+    bool unrolled = s->loopKind == LoopKind::Merge || s->loopKind == LoopKind::Skew ||
+                    s->loopKind == LoopKind::Unrolled;
+    if (mode == PrintMode::Cuda && unrolled) out << pad << "#pragma unroll\n";
+    // The condition is printed as an expression: a bound such as a select needs parentheses.
+    Expr condition = binary(step > 0 ? "<" : ">", var(s->name, s->type), s->end);
     out << pad << "for (" << s->type.cName() << " " << s->name << " = " << print(s->min) << "; "
-        << s->name << cmp << print(s->end) << "; " << inc << ") {";
+        << print(condition) << "; " << inc << ") {";
     if (mode == PrintMode::Dump && s->loopKind != LoopKind::Serial)
       out << "  // " << loopKindName(s->loopKind);
     out << "\n" << nested(s->body) << pad << "}\n";
@@ -165,7 +170,7 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
     out << pad << "}\n";
     break;
   case StmtKind::Decl:
-    out << pad << s->type.cName() << " " << s->name;
+    out << pad << (s->shared ? "__shared__ " : "") << s->type.cName() << " " << s->name;
     if (s->arraySize) out << "[" << print(s->arraySize) << "]";
     if (s->value) out << " = " << print(s->value);
     out << ";\n";
@@ -174,9 +179,12 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
     out << pad << s->name << " " << s->op << " " << print(s->value) << ";\n";
     break;
   case StmtKind::Store: {
-    out << pad << s->name;
+    // An op that is a function name is an atomic update of the element: op(&A[i], value).
+    bool call = !s->op.empty() && (std::isalpha(static_cast<unsigned char>(s->op[0])) || s->op[0] == '_');
+    out << pad << (call ? s->op + "(&" : "") << s->name;
     for (const Expr &i : s->indices) out << "[" << print(i) << "]";
-    out << " " << s->op << " " << print(s->value) << ";\n";
+    if (call) out << ", " << print(s->value) << ");\n";
+    else out << " " << s->op << " " << print(s->value) << ";\n";
     break;
   }
   case StmtKind::Barrier:
@@ -206,6 +214,8 @@ std::string printSignature(const Kernel &k, PrintMode mode) {
   s += k.name + "(";
   for (size_t i = 0; i < k.params.size(); ++i)
     s += (i ? ", " : "") + paramDecl(k.params[i], mode);
+  for (const DeviceBuffer &b : k.buffers)  // after the user's parameters
+    s += (k.params.empty() && &b == &k.buffers.front() ? "" : ", ") + b.type.cName() + " *" + b.name;
   return s + ")";
 }
 
@@ -215,7 +225,11 @@ std::string printKernel(const Kernel &k, PrintMode mode) {
     for (const Stmt &c : k.body->stmts) s += print(c, mode, 1);
   else
     s += print(k.body, mode, 1);
-  return s + "}\n";
+  s += "}\n";
+  if (k.finish && mode == PrintMode::Dump)  // CodeGen prints it as its own kernel
+    s += "then once, in one thread (kernel " + k.name + "_finish):\n{\n" +
+         print(k.finish, mode, 1) + "}\n";
+  return s;
 }
 
 }  // namespace rtcuda::ir

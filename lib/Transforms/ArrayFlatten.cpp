@@ -42,7 +42,7 @@ Kernel arrayFlatten(const Kernel &k, const PassContext &) {
     return copy;
   };
   Kernel out = k;
-  out.body = mapStmt(k.body, [&](const Stmt &s) -> Stmt {
+  auto flattenStmt = [&](const Stmt &s) -> Stmt {
     if (s->kind != StmtKind::Store || s->indices.size() < 2) return s;
     const Param *p = k.findParam(s->name);
     if (!p) return s;
@@ -50,7 +50,9 @@ Kernel arrayFlatten(const Kernel &k, const PassContext &) {
     auto copy = std::make_shared<StmtNode>(*s);
     copy->indices = {linearIndex(*p, s->indices, s->loc)};
     return copy;
-  }, flattenExpr);
+  };
+  out.body = mapStmt(k.body, flattenStmt, flattenExpr);
+  out.finish = mapStmt(k.finish, flattenStmt, flattenExpr);
   if (!changed) return k;
   out.passes.push_back("ArrayFlatten");
   return out;

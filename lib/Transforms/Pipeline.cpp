@@ -15,9 +15,14 @@ namespace {
 
 const std::vector<Pass> &kernelPasses() {
   static const std::vector<Pass> passes = {
+      {"AtomicUpdates", "make updates that threads may share atomic", atomicUpdates},
+      {"BlockMerge", "each thread computes MERGE_LEVEL rows (strip-mine and jam)", blockMerge},
+      {"BlockSkew", "each thread computes SKEW_LEVEL columns (strip-mine and jam)", blockSkew},
       {"LoopCollapse", "fuse the parallel loops into one index", loopCollapse},
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
+      {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
+      {"ReadOnlyCache", "const __restrict__ on arrays never written nor aliased", readOnlyCache},
   };
   return passes;
 }
@@ -32,6 +37,26 @@ std::string macroPrefix(const std::string &name) {
   std::string prefix;
   for (char c : name) prefix += char(std::toupper(static_cast<unsigned char>(c)));
   return prefix;
+}
+
+// Powers of two within [min, max], and max itself: per-thread work factors.
+std::vector<int> powersOfTwo(const TuningRange &r) {
+  std::vector<int> values;
+  for (int v = 1; v <= r.max; v *= 2)
+    if (v >= r.min) values.push_back(v);
+  if (values.empty() || values.back() != r.max) values.push_back(r.max);
+  return values;
+}
+
+int closestTo(const std::vector<int> &values, int wanted) {
+  int best = values.front();
+  for (int v : values)
+    if (std::abs(v - wanted) < std::abs(best - wanted)) best = v;
+  return best;
+}
+
+bool applied(const ir::Kernel &k, const std::string &pass) {
+  return std::find(k.passes.begin(), k.passes.end(), pass) != k.passes.end();
 }
 
 // The tuning space of the parameters the passes introduced.
@@ -51,10 +76,24 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
     throw CompileError(k.loc, "kernel '" + k.name + "': default block size " +
                                   std::to_string(wanted) + " is not a multiple of 32 in the " +
                                   "block size range");
-  blockSize.defaultValue = blockSize.values.front();
-  for (int v : blockSize.values)
-    if (std::abs(v - wanted) < std::abs(blockSize.defaultValue - wanted)) blockSize.defaultValue = v;
-  return {blockSize};
+  blockSize.defaultValue = closestTo(blockSize.values, wanted);
+  std::vector<ir::TuningParam> space{blockSize};
+  auto add = [&](const std::string &name, std::vector<int> values, int wanted) {
+    int def = closestTo(values, wanted);
+    space.push_back({name, k.macro(name), std::move(values), def});
+  };
+  if (applied(k, "BlockMerge")) {
+    add("MERGE_LEVEL", powersOfTwo(o.mergeLevel), 4);
+    if (k.macroPrefix.size() && std::any_of(k.remarks.begin(), k.remarks.end(), [&](const std::string &r) {
+          return r.find(k.macro("MERGE_STRIPED")) != std::string::npos;
+        }))
+      add("MERGE_STRIPED", {0, 1}, 1);
+  }
+  if (applied(k, "BlockSkew")) {
+    add("SKEW_LEVEL", powersOfTwo(o.skewLevel), 2);
+    add("SKEW_STRIPED", {0, 1}, 1);
+  }
+  return space;
 }
 
 }  // namespace
@@ -65,7 +104,8 @@ std::vector<std::string> pipelineStepNames() {
   return names;
 }
 
-LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump) {
+LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
+                          const CallSites *callSites) {
   LoweredKernel out;
   out.options = source.options;
   ir::Kernel k = source.kernel;
@@ -82,18 +122,12 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
                                                                                : l->body)
       out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
 
-  PassContext ctx{source.options, diags};
+  PassContext ctx{source.options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {
     k = pass.run(k, ctx);
     dumpIf(dump, pass.name, k);
   }
   k.tuning = tuningSpace(k, source.options);
-  if (source.options.merge)
-    k.remarks.push_back("merge requested: BlockMerge is not implemented yet, so each thread "
-                        "computes one result along rows (MERGE_LEVEL = 1)");
-  if (source.options.skew)
-    k.remarks.push_back("skew requested: BlockSkew is not implemented yet, so each thread "
-                        "computes one result along columns (SKEW_LEVEL = 1)");
   if (!source.options.prefetch.empty())
     k.remarks.push_back("prefetch requested: SharedPrefetch is not implemented yet; arrays are "
                         "read from global memory");

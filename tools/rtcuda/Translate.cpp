@@ -111,11 +111,14 @@ int translateCommand(const std::vector<std::string> &args) {
   // 2. Frontend: C → kernel IR.
   ParsedProgram program;
   if (!parseKernels(options, diags, program)) return 1;
-  // 3. Passes, kernel by kernel.
+  // 3. Passes, kernel by kernel (the host program's calls tell which arrays may alias).
+  std::map<std::string, CallSites> callSites = analyzeCallSites(options, program, diags);
   std::vector<LoweredKernel> kernels;
   for (const KernelSource &source : program.kernels) {
     try {
-      LoweredKernel k = lowerKernel(source, diags, dump);
+      auto sites = callSites.find(source.kernel.name);
+      LoweredKernel k = lowerKernel(source, diags, dump,
+                                    sites == callSites.end() ? nullptr : &sites->second);
       for (const auto &[array, f] : k.footprints)
         if ((f.read || f.written) && !f.elements)
           throw CompileError(k.kernel.findParam(array)->loc,

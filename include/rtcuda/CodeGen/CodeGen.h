@@ -29,6 +29,12 @@ std::string launchFunction(const LoweredKernel &k);
 std::string launchHeader(const std::vector<LoweredKernel> &kernels);
 std::string launchFunctionName(const ir::Kernel &k);
 
+// What each kernel's calls in main.c say about aliasing of its array arguments (an argument
+// that is not a plain variable may alias anything). Empty when there is no main file.
+std::map<std::string, CallSites> analyzeCallSites(const Options &options,
+                                                  const ParsedProgram &program,
+                                                  Diagnostics &diags);
+
 // main.c → main.cu, with Clang's Rewriter. Returns false (diagnostics reported) on failure.
 bool rewriteHost(const Options &options, const ParsedProgram &program,
                  const std::vector<LoweredKernel> &kernels, Diagnostics &diags,

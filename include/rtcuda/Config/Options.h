@@ -28,6 +28,14 @@ struct KernelOptions {
   // How many outer loops of the nest are mapped onto the GPU: 0 = decide from the source
   // (the loops whose variables index every store), 1 or more = exactly that many.
   int parallelLoops = 0;
+  // What to do with a loop the dependence analysis finds carries a dependence (docs/legality.md):
+  // "refuse" (an error naming the statement) or "sequential" (the loop stays serial, with a
+  // warning; if no loop is left to parallelize, the whole nest runs in one thread).
+  std::string onDependence = "refuse";
+  // The user's assertion that loops are parallel, overriding the analysis (with a warning):
+  // every loop of the nest when assumeParallelAll, else the loops with these variables.
+  bool assumeParallelAll = false;
+  std::vector<std::string> assumeParallel;
   bool collapse = true;          // fuse the parallel loops into one index (LOOP_COLLAPSING)
   bool merge = false;            // BlockMerge: MERGE_LEVEL results per thread along rows
   bool skew = false;             // BlockSkew: SKEW_LEVEL results per thread along columns

@@ -110,9 +110,11 @@ enum class StmtKind {
              // (step > 0: v < end; step < 0: v > end)
   While,     // cond; body
   If,        // cond; body; elseBody (may be null)
-  Decl,      // name, type; value = initializer (may be null); arraySize (local array, may be null)
+  Decl,      // name, type; value = initializer (may be null); arraySize (local array, may be null);
+             // shared: __shared__ storage, one per block (arrays only)
   Assign,    // name = scalar variable; op ("=", "+=", ...); value
-  Store,     // name = array; indices; op; value
+  Store,     // name = array; indices; op; value. An op that is a function name (atomicAdd,
+             // rtcuda_atomic_max, ...) is an atomic update: op(&name[indices], value)
   Barrier,   // __syncthreads()
   Break,
   Continue,
@@ -134,6 +136,7 @@ struct StmtNode {
   std::vector<Stmt> stmts;
   Stmt body, elseBody;
   SourceLoc loc;
+  bool shared = false;
 };
 
 Stmt block(std::vector<Stmt> stmts);
@@ -178,6 +181,23 @@ struct TuningParam {
   int defaultValue = 0;
 };
 
+// A scalar declared before the loop nest and combined across the parallel loops (s += x[i]):
+// found by the legality analysis, lowered by the ParallelReduction pass.
+struct Reduction {
+  std::string var;
+  std::string op;       // "+", "*", "min", "max"
+  Type type;
+  SourceLoc loc;        // the scalar's declaration
+};
+
+// A device buffer of one element that the launch function allocates for one launch, sets to
+// `init`, and passes to the kernels after their parameters (a reduction's accumulator).
+struct DeviceBuffer {
+  std::string name;
+  Type type;
+  Expr init;
+};
+
 struct Kernel {
   std::string name;
   std::vector<Param> params;
@@ -189,6 +209,13 @@ struct Kernel {
   std::vector<TuningParam> tuning;
   std::vector<std::string> passes;  // passes that changed the kernel, in order
   std::vector<std::string> remarks; // explanations for the user
+  // Legality decisions (lib/Analysis/ParallelNest.cpp) and what the passes made of them.
+  std::vector<Reduction> reductions;      // scalars reduced across the parallel loops
+  std::vector<std::string> atomicArrays;  // arrays whose updates in the nest become atomics
+  std::vector<DeviceBuffer> buffers;      // passed to the kernels after the parameters
+  // Statements after the loop nest: run once, by one thread, in a second kernel
+  // (<name>_finish) launched after this one. Null when there are none.
+  Stmt finish;
 
   const Param *findParam(const std::string &name) const;
   std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }

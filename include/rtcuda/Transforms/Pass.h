@@ -5,14 +5,23 @@
 #include "rtcuda/IR/IR.h"
 #include "rtcuda/Support/Diagnostics.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
 namespace rtcuda {
 
+// What the host program's calls of a kernel tell about its array arguments.
+struct CallSites {
+  bool known = false;               // a host program was analyzed
+  int calls = 0;                    // calls of the kernel found in it
+  std::set<std::string> mayAlias;   // array parameters that may share memory with another one
+};
+
 struct PassContext {
   const KernelOptions &options;
   Diagnostics &diags;
+  const CallSites *callSites = nullptr;
 };
 
 // A pass returns the transformed kernel, or the same kernel when it does not apply. It throws
@@ -25,12 +34,20 @@ struct Pass {
   PassFunction run;
 };
 
+ir::Kernel blockMerge(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel blockSkew(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopCollapse(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel arrayFlatten(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopPartition(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel readOnlyCache(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);
 
 // Helpers shared by passes.
 // Returns a name not used by any variable, parameter or loop of the kernel.
 std::string freshName(const ir::Kernel &k, const std::string &base);
+// The atomic update of an element with a reduction operator ("+", "min", ...): atomicAdd, or a
+// compare-and-swap helper (rtcuda_atomic_max, ...) that kernel.cu defines.
+std::string atomicFunction(const std::string &op, const ir::Type &t);
 
 }  // namespace rtcuda

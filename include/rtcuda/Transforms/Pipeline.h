@@ -31,6 +31,8 @@ struct LoweredKernel {
 std::vector<std::string> pipelineStepNames();
 
 // Lowers one kernel; throws CompileError.
-LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump);
+// `callSites` (may be null) tells what the host program's calls reveal about aliasing.
+LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
+                          const CallSites *callSites = nullptr);
 
 }  // namespace rtcuda

@@ -12,6 +12,11 @@
 #include "Fiber.h"
 #include "Internal.h"
 
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -106,7 +111,7 @@ struct Fiber {
   Context ctx;
   Stack stack;
   Worker *worker = nullptr;
-  Slot *slot = nullptr; // the thread it runs; nullptr when idle
+  Slot *slot = nullptr;     // the thread it runs; nullptr when idle
   void *identity = nullptr; // for ThreadSanitizer
   bool exit = false;
 };
@@ -260,7 +265,76 @@ RTCUDA_EMU_NO_TSAN void resume(Worker &w, Fiber *f) {
   if (!ld(f->slot)) (w.launch->reuse_stacks ? w.idle : w.spent).push_back(f);
 }
 
+// ---- stack overflow message (the sanitizers report overflows themselves) ---------------------
+
+#if !defined(RTCUDA_EMU_ASAN) && !defined(RTCUDA_EMU_TSAN)
+struct sigaction g_previous_segv;
+
+void on_segv(int, siginfo_t *info, void *context) {
+  const Worker *w = tl_active;
+  if (w && w->current) {
+    const Stack &s = w->current->stack;
+    // A large frame skips the guard page: look at the stack pointer too.
+    const char *a = static_cast<const char *>(info->si_addr);
+#if defined(__x86_64__)
+    a = std::min(a, reinterpret_cast<const char *>(
+                        static_cast<ucontext_t *>(context)->uc_mcontext.gregs[REG_RSP]));
+#else
+    (void)context;
+#endif
+    if (a < s.lo && s.lo - a < (ptrdiff_t(1) << 30)) {
+      static const char msg[] = "rtcuda-emu: error: a GPU thread overflowed its fiber stack; "
+                                "raise RTCUDA_EMU_STACK_KB\n";
+      ssize_t ignored = write(2, msg, sizeof msg - 1);
+      (void)ignored;
+    }
+  }
+  // The fault repeats on return and goes to the previous handler (by default: the crash).
+  sigaction(SIGSEGV, &g_previous_segv, nullptr);
+}
+
+// The handler runs on its own stack: the faulting one is full.
+struct AltStack {
+  void *memory = nullptr;
+  ~AltStack() {
+    if (!memory) return;
+    stack_t off;
+    memset(&off, 0, sizeof off);
+    off.ss_flags = SS_DISABLE;
+    sigaltstack(&off, nullptr);
+    free(memory);
+  }
+};
+
+void install_overflow_message() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_segv;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, &g_previous_segv);
+  });
+  thread_local AltStack alt;
+  if (alt.memory) return;
+  stack_t current;
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE)) return; // has one
+  const size_t size = 64 * 1024;
+  alt.memory = malloc(size);
+  if (!alt.memory) return;
+  stack_t ss;
+  memset(&ss, 0, sizeof ss);
+  ss.ss_sp = alt.memory;
+  ss.ss_size = size;
+  sigaltstack(&ss, nullptr);
+}
+#else
+void install_overflow_message() {}
+#endif
+
 void begin_launch(Worker &w, const Launch &launch) {
+  install_overflow_message();
   context_init_thread(w.main);
   w.launch = &launch;
   w.n = launch.threads;

@@ -26,8 +26,8 @@ RTCUDA_EMU_NO_TSAN Stack stack_alloc(size_t size) {
   const size_t page = page_size();
   size = (size + page - 1) / page * page;
   Stack stack;
-  void *map = mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+  void *map =
+      mmap(nullptr, size + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (map == MAP_FAILED) return stack;
   // Stacks grow down: a kernel that overflows its stack faults on the guard page.
   if (mprotect(map, page, PROT_NONE) != 0) {
@@ -109,9 +109,12 @@ void ucontext_entry(unsigned fn_hi, unsigned fn_lo, unsigned arg_hi, unsigned ar
 }
 } // namespace
 
-RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
-                  void *tsan_identity, unsigned color) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *),
+                                     void *arg, void *tsan_identity, unsigned color) {
   ctx = Context();
+  // A pooled stack still has the redzones of the last frames of its previous fiber, which never
+  // returned (they ended with a switch).
+  stack_forget_frames(stack);
   getcontext(&ctx.uc);
   ctx.uc.uc_stack.ss_sp = stack.lo;
   ctx.uc.uc_stack.ss_size = stack.size - (color % 64) * 64;
@@ -126,7 +129,9 @@ RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*en
   ctx.tsan_fiber = tsan_identity;
 }
 
-RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
+RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) {
+  swapcontext(&from.uc, &to.uc);
+}
 
 #else // x86-64
 
@@ -176,36 +181,41 @@ rtcuda_emu_start:
   .popsection
 )");
 
-RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
-                  void *tsan_identity, unsigned color) {
+RTCUDA_EMU_NO_TSAN void context_make(Context &ctx, const Stack &stack, void (*entry)(void *),
+                                     void *arg, void *tsan_identity, unsigned color) {
   ctx = Context();
-  uintptr_t top = reinterpret_cast<uintptr_t>(stack.lo + stack.size - (color % 64) * 64) &
-                 ~uintptr_t(15);
+  // A pooled stack still has the redzones of the last frames of its previous fiber, which never
+  // returned (they ended with a switch).
+  stack_forget_frames(stack);
+  uintptr_t top =
+      reinterpret_cast<uintptr_t>(stack.lo + stack.size - (color % 64) * 64) & ~uintptr_t(15);
   void **sp = reinterpret_cast<void **>(top);
   // `ret` in rtcuda_emu_switch pops the start address and leaves rsp 16-byte aligned, as a call
   // in rtcuda_emu_start needs it.
   *--sp = reinterpret_cast<void *>(&rtcuda_emu_start);
-  *--sp = nullptr;                                // rbp: ends frame-pointer walks here
-  *--sp = nullptr;                                // rbx
-  *--sp = arg;                                    // r12
-  *--sp = reinterpret_cast<void *>(entry);        // r13
-  *--sp = nullptr;                                // r14
-  *--sp = nullptr;                                // r15
+  *--sp = nullptr;                         // rbp: ends frame-pointer walks here
+  *--sp = nullptr;                         // rbx
+  *--sp = arg;                             // r12
+  *--sp = reinterpret_cast<void *>(entry); // r13
+  *--sp = nullptr;                         // r14
+  *--sp = nullptr;                         // r15
   ctx.sp = sp;
   ctx.stack_lo = stack.lo;
   ctx.stack_size = stack.size;
   ctx.tsan_fiber = tsan_identity;
 }
 
-RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) { rtcuda_emu_switch(&from.sp, to.sp); }
+RTCUDA_EMU_NO_TSAN static inline void raw_switch(Context &from, Context &to) {
+  rtcuda_emu_switch(&from.sp, to.sp);
+}
 
 #endif
 
-RTCUDA_EMU_NO_TSAN void context_switch(Context &from, Context &to, bool sync, bool final) {
+RTCUDA_EMU_NO_TSAN void context_switch(Context &from, Context &to, bool sync, bool last) {
 #ifdef RTCUDA_EMU_ASAN
-  __sanitizer_start_switch_fiber(final ? nullptr : &from.fake_stack, to.stack_lo, to.stack_size);
+  __sanitizer_start_switch_fiber(last ? nullptr : &from.fake_stack, to.stack_lo, to.stack_size);
 #else
-  (void)final;
+  (void)last;
 #endif
 #ifdef RTCUDA_EMU_TSAN
   __tsan_switch_to_fiber(to.tsan_fiber, sync ? 0u : __tsan_switch_to_fiber_no_sync);

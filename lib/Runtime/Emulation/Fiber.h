@@ -74,14 +74,14 @@ void context_init_thread(Context &ctx);
 void *tsan_identity_create();
 void tsan_identity_destroy(void *identity);
 // A new context that runs entry(arg) on `stack` when first switched to; entry must not return
-// (it ends with context_switch(..., final = true)). It runs as `tsan_identity` under TSan.
+// (it ends with context_switch(..., last = true)). It runs as `tsan_identity` under TSan.
 // Different colors start the stack at different cache sets: page-aligned stack tops would all
 // compete for one set.
 void context_make(Context &ctx, const Stack &stack, void (*entry)(void *), void *arg,
                   void *tsan_identity, unsigned color);
 // From the running context `from` to `to`. sync: `to` inherits everything `from` did, for
-// ThreadSanitizer. final: `from` will never run again.
-void context_switch(Context &from, Context &to, bool sync, bool final);
+// ThreadSanitizer. last: `from` will never run again.
+void context_switch(Context &from, Context &to, bool sync, bool last);
 // First call in a new context's entry function; `from` is the context that switched to it.
 void context_started(Context &from);
 

@@ -172,7 +172,8 @@ cudaError_t copy_symbol(void *symbol, size_t symbol_size, void *dst, const void 
   case cudaMemcpyDefault: other = Side::Any; break;
   default: return record_error(cudaErrorInvalidMemcpyDirection);
   }
-  if ((to_symbol && kind == cudaMemcpyDeviceToHost) || (!to_symbol && kind == cudaMemcpyHostToDevice))
+  if ((to_symbol && kind == cudaMemcpyDeviceToHost) ||
+      (!to_symbol && kind == cudaMemcpyHostToDevice))
     return record_error(cudaErrorInvalidMemcpyDirection);
   if (count == 0) return cudaSuccess;
   const void *p = to_symbol ? src : dst;
@@ -233,7 +234,9 @@ const cudaDeviceProp &properties() {
 }
 
 // Errors that checking functions (not the failing call) report.
-cudaError_t checked(cudaError_t error) { return error == cudaSuccess ? error : record_error(error); }
+cudaError_t checked(cudaError_t error) {
+  return error == cudaSuccess ? error : record_error(error);
+}
 
 bool valid_event(cudaEvent_t e) {
   Registry &reg = registry();
@@ -256,35 +259,35 @@ using namespace rtcuda::emu::detail;
 
 // ---- errors ----------------------------------------------------------------------------------
 
-#define RTCUDA_EMU_ERRORS(X)                                                                     \
-  X(cudaSuccess, "no error")                                                                     \
-  X(cudaErrorInvalidValue, "invalid argument")                                                   \
-  X(cudaErrorMemoryAllocation, "out of memory")                                                  \
-  X(cudaErrorInitializationError, "initialization error")                                        \
-  X(cudaErrorCudartUnloading, "driver shutting down")                                            \
-  X(cudaErrorInvalidConfiguration, "invalid configuration argument")                             \
-  X(cudaErrorInvalidPitchValue, "invalid pitch argument")                                        \
-  X(cudaErrorInvalidSymbol, "invalid device symbol")                                             \
-  X(cudaErrorInvalidHostPointer, "invalid host pointer")                                         \
-  X(cudaErrorInvalidDevicePointer, "invalid device pointer")                                     \
-  X(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy")                        \
-  X(cudaErrorMissingConfiguration, "__global__ function call is not configured")                 \
-  X(cudaErrorInvalidDeviceFunction, "invalid device function")                                   \
-  X(cudaErrorNoDevice, "no CUDA-capable device is detected")                                     \
-  X(cudaErrorInvalidDevice, "invalid device ordinal")                                            \
-  X(cudaErrorInvalidResourceHandle, "invalid resource handle")                                   \
-  X(cudaErrorNotReady, "device not ready")                                                       \
-  X(cudaErrorIllegalAddress, "an illegal memory access was encountered")                         \
-  X(cudaErrorLaunchOutOfResources, "too many resources requested for launch")                    \
-  X(cudaErrorLaunchTimeout, "the launch timed out and was terminated")                           \
-  X(cudaErrorAssert, "device-side assert triggered")                                             \
-  X(cudaErrorLaunchFailure, "unspecified launch failure")                                        \
-  X(cudaErrorNotPermitted, "operation not permitted")                                            \
-  X(cudaErrorNotSupported, "operation not supported")                                            \
+#define RTCUDA_EMU_ERRORS(X)                                                                       \
+  X(cudaSuccess, "no error")                                                                       \
+  X(cudaErrorInvalidValue, "invalid argument")                                                     \
+  X(cudaErrorMemoryAllocation, "out of memory")                                                    \
+  X(cudaErrorInitializationError, "initialization error")                                          \
+  X(cudaErrorCudartUnloading, "driver shutting down")                                              \
+  X(cudaErrorInvalidConfiguration, "invalid configuration argument")                               \
+  X(cudaErrorInvalidPitchValue, "invalid pitch argument")                                          \
+  X(cudaErrorInvalidSymbol, "invalid device symbol")                                               \
+  X(cudaErrorInvalidHostPointer, "invalid host pointer")                                           \
+  X(cudaErrorInvalidDevicePointer, "invalid device pointer")                                       \
+  X(cudaErrorInvalidMemcpyDirection, "invalid copy direction for memcpy")                          \
+  X(cudaErrorMissingConfiguration, "__global__ function call is not configured")                   \
+  X(cudaErrorInvalidDeviceFunction, "invalid device function")                                     \
+  X(cudaErrorNoDevice, "no CUDA-capable device is detected")                                       \
+  X(cudaErrorInvalidDevice, "invalid device ordinal")                                              \
+  X(cudaErrorInvalidResourceHandle, "invalid resource handle")                                     \
+  X(cudaErrorNotReady, "device not ready")                                                         \
+  X(cudaErrorIllegalAddress, "an illegal memory access was encountered")                           \
+  X(cudaErrorLaunchOutOfResources, "too many resources requested for launch")                      \
+  X(cudaErrorLaunchTimeout, "the launch timed out and was terminated")                             \
+  X(cudaErrorAssert, "device-side assert triggered")                                               \
+  X(cudaErrorLaunchFailure, "unspecified launch failure")                                          \
+  X(cudaErrorNotPermitted, "operation not permitted")                                              \
+  X(cudaErrorNotSupported, "operation not supported")                                              \
   X(cudaErrorUnknown, "unknown error")
 
 const char *cudaGetErrorString(cudaError_t error) {
-#define RTCUDA_EMU_CASE(code, text)                                                              \
+#define RTCUDA_EMU_CASE(code, text)                                                                \
   case code: return text;
   switch (error) { RTCUDA_EMU_ERRORS(RTCUDA_EMU_CASE) }
 #undef RTCUDA_EMU_CASE
@@ -292,7 +295,7 @@ const char *cudaGetErrorString(cudaError_t error) {
 }
 
 const char *cudaGetErrorName(cudaError_t error) {
-#define RTCUDA_EMU_CASE(code, text)                                                              \
+#define RTCUDA_EMU_CASE(code, text)                                                                \
   case code: return #code;
   switch (error) { RTCUDA_EMU_ERRORS(RTCUDA_EMU_CASE) }
 #undef RTCUDA_EMU_CASE
@@ -428,7 +431,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device) 
   case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
   case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
   case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
-  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(p.sharedMemPerMultiprocessor); break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    *value = int(p.sharedMemPerMultiprocessor);
+    break;
   case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
   case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
   case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(p.sharedMemPerBlockOptin); break;

@@ -143,8 +143,10 @@ template <class T> struct DeviceArray {
   size_t n;
   explicit DeviceArray(size_t count, const std::vector<T> *init = nullptr) : n(count) {
     EXPECT_EQ(cudaMalloc(&ptr, n * sizeof(T)), cudaSuccess);
-    if (init) EXPECT_EQ(cudaMemcpy(ptr, init->data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
-    else EXPECT_EQ(cudaMemset(ptr, 0, n * sizeof(T)), cudaSuccess);
+    if (init)
+      EXPECT_EQ(cudaMemcpy(ptr, init->data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+    else
+      EXPECT_EQ(cudaMemset(ptr, 0, n * sizeof(T)), cudaSuccess);
   }
   explicit DeviceArray(const std::vector<T> &init) : DeviceArray(init.size(), &init) {}
   ~DeviceArray() { cudaFree(ptr); }
@@ -550,4 +552,29 @@ TEST_F(EmulationKernel, LargeStacksAndManyLaunches) {
   std::vector<int> s = out.get();
   EXPECT_EQ(s[0], 255 * 256 / 2);
   EXPECT_EQ(s[1], (256 + 511) * 256 / 2);
+}
+
+// ---- environment -----------------------------------------------------------------------------
+
+// A threadsafe death test runs in a fresh process, which reads the environment set here.
+TEST(EmulationEnvironment, SettingsComeFromTheEnvironment) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  setenv("RTCUDA_EMU_SEED", "42", 1);
+  setenv("RTCUDA_EMU_VERBOSE", "1", 1);
+  setenv("RTCUDA_EMU_STACK_KB", "128", 1);
+  setenv("RTCUDA_EMU_THREADS", "1", 1);
+  EXPECT_EXIT(
+      {
+        int *flag = nullptr;
+        cudaMalloc(&flag, sizeof(int));
+        rtcuda::emu::launch(setFlag, dim3(3), dim3(2), flag);
+        exit(cudaGetLastError() == cudaSuccess && rtcuda::emu::seed() == 42 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0),
+      "rtcuda-emu: seed 0x2a, threads mode, 128 KB fiber stacks\n"
+      "rtcuda-emu: launch #0 grid \\(3,1,1\\) block \\(2,1,1\\)");
+  unsetenv("RTCUDA_EMU_SEED");
+  unsetenv("RTCUDA_EMU_VERBOSE");
+  unsetenv("RTCUDA_EMU_STACK_KB");
+  unsetenv("RTCUDA_EMU_THREADS");
 }

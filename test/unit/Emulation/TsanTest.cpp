@@ -59,8 +59,19 @@ __global__ void reverseTile(const int *in, int *out) {
   int t = threadIdx.x, i = blockIdx.x * blockDim.x + t;
   tile[t] = in[i];
   __syncthreads();
-  out[i] = tile[blockDim.x - 1 - t];
-  __syncthreads(); // the next block on this worker reuses the tile
+  out[i] = tile[blockDim.x - 1 - t]; // the next block on this worker overwrites the tile
+}
+
+__global__ void blockSum(const int *in, int *out) {
+  __shared__ int partial[64];
+  unsigned t = threadIdx.x;
+  partial[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s) partial[t] += partial[t + s];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = partial[0];
 }
 
 struct Buffers {
@@ -132,6 +143,7 @@ TEST_F(EmulationTsan, CorrectKernelsAreNotReported) {
     rtcuda::emu::launch(sharedHistogramAtomic, dim3(16), dim3(64), b.values, b.bins);
     rtcuda::emu::launch(blockTotalsAtomic, dim3(16), dim3(64), b.values, b.ints);
     rtcuda::emu::launch(reverseTile, dim3(15), dim3(64), b.values, b.ints + 1); // in bounds
+    rtcuda::emu::launch(blockSum, dim3(16), dim3(64), b.values, b.ints); // rewrites ints
     ASSERT_EQ(cudaGetLastError(), cudaSuccess);
     std::vector<unsigned> bins(4);
     cudaMemcpy(bins.data(), b.bins, sizeof(unsigned) * 4, cudaMemcpyDeviceToHost);

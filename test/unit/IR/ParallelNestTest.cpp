@@ -169,14 +169,14 @@ TEST(ParallelNestTest, Matrix2DFalseMapsOneLoop) {
   EXPECT_EQ(kinds(out), "i:parallel j:serial k:serial");
 }
 
-TEST(ParallelNestTest, Matrix2DTrueForcesTwoLoopsAndWarnsAboutTheRace) {
+TEST(ParallelNestTest, Matrix2DTrueForcesTwoLoopsWithAtomicUpdates) {
+  // y[i] += ... with j parallel too: the updates of y[i] from different j become atomic.
   KernelOptions o;
   o.matrix2D = true;
   Kernel out;
-  std::string err = markCapturingStderr(matvecPerfect(), o, &out);
+  EXPECT_EQ(markCapturingStderr(matvecPerfect(), o, &out), "");
   EXPECT_EQ(kinds(out), "i:parallel j:parallel");
-  EXPECT_EQ(err, "k.c:4:7: warning: store to 'y' does not depend on parallel loop 'j': "
-                 "different threads may update the same element (a race)\n");
+  EXPECT_EQ(out.atomicArrays, std::vector<std::string>{"y"});
 }
 
 TEST(ParallelNestTest, ParallelLoopsOption) {
@@ -267,7 +267,8 @@ TEST(ParallelNestErrorTest, ScalarCarriedBetweenIterations) {
   EXPECT_EQ(errorOf(k, {}, &loc),
             "scalar 's' carries a value from one iteration of the parallel loop to the next (it "
             "is used before it is assigned in the loop body); declare and initialize it inside "
-            "the loop");
+            "the loop; it cannot run in parallel (set on_dependence: sequential to run it in one "
+            "thread)");
   EXPECT_EQ(loc.str(), "k.c:3:11");
 }
 
@@ -310,16 +311,50 @@ TEST(ParallelNestErrorTest, MoreLoopsRequestedThanPerfectlyNested) {
             "here");
 }
 
-TEST(ParallelNestErrorTest, NoLoopVariableIndexesEveryStore) {
+TEST(ParallelNestTest, UpdateOfOneElementBecomesAtomic) {
+  // out[0] += A[i]: every iteration updates the same element; atomics make i parallel.
   Kernel k = kernel("red", {scalar("N"), array("A", {v("N")}), array("out", {c(1)})},
                     {loop("i", v("N"), {store("out", {c(0)}, "+=", ld("A", {v("i")}))})});
-  EXPECT_NE(errorOf(k).find("no loop variable indexes every store"), std::string::npos);
-  KernelOptions o;
-  o.parallelLoops = 1;  // forcing it is allowed, with a warning
   Kernel out;
-  EXPECT_NE(markCapturingStderr(k, o, &out).find("warning: store to 'out' does not depend on "
-                                                 "parallel loop 'i'"),
+  EXPECT_EQ(markCapturingStderr(k, {}, &out), "");
+  EXPECT_EQ(kinds(out), "i:parallel");
+  EXPECT_EQ(out.atomicArrays, std::vector<std::string>{"out"});
+}
+
+TEST(ParallelNestTest, ScalarSumBecomesAReduction) {
+  // float s = 0; for i s += A[i]; out[0] = s;
+  Kernel k = kernel("sum", {scalar("N"), array("A", {v("N")}), array("out", {c(1)})},
+                    {decl("s", Float, floatImm(0, Float, "0.0f")),
+                     loop("i", v("N"), {assign("s", "+=", ld("A", {v("i")}))}),
+                     store("out", {c(0)}, "=", v("s"))});
+  Kernel out;
+  EXPECT_EQ(markCapturingStderr(k, {}, &out), "");
+  ASSERT_EQ(out.reductions.size(), 1u);
+  EXPECT_EQ(out.reductions[0].var, "s");
+  EXPECT_EQ(out.reductions[0].op, "+");
+  ASSERT_TRUE(out.finish);
+  EXPECT_EQ(print(out.finish), "out[0] = s;\n");
+}
+
+TEST(ParallelNestErrorTest, ArrayDependenceIsRefused) {
+  // a[i] = a[i - 1] + 1: a prefix recurrence.
+  Kernel k = kernel("scan", {scalar("N"), array("a", {v("N")})},
+                    {forLoop("i", Int, c(1), v("N"), c(1),
+                             withLoc(store("a", {v("i")}, "=",
+                                           B("+", ld("a", {B("-", v("i"), c(1))}), c(1))),
+                                     at(3, 5)))});
+  SourceLoc loc;
+  EXPECT_EQ(errorOf(k, {}, &loc),
+            "loop 'i' carries a dependence: 'a[i] = a[i - 1] + 1;' reads a[i - 1], written by "
+            "the previous iteration of loop 'i'; it cannot run in parallel (set on_dependence: "
+            "sequential to run it in one thread)");
+  EXPECT_EQ(loc.str(), "k.c:3:5");
+  KernelOptions o;
+  o.onDependence = "sequential";
+  Kernel out;
+  EXPECT_NE(markCapturingStderr(k, o, &out).find("warning: loop 'i' carries a dependence"),
             std::string::npos);
+  EXPECT_EQ(kinds(out), "seq:parallel i:serial");
 }
 
 TEST(ParallelNestErrorTest, PrologueReadsAnArray) {

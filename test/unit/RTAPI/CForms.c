@@ -3,6 +3,7 @@
  * Returns 0, or the number of the first check that failed. */
 #include "rtapi.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int rtapi_c_forms(void) {
@@ -51,4 +52,57 @@ int rtapi_c_forms(void) {
   RTspSArrayDestroy(&A);
   if (RTAPIFinalize() != RT_SUCCESS) return 16;
   return 0;
+}
+
+/* The calls of the original dense example (Listing 5.11), verbatim, on malloc'd arrays: they
+ * compile, including the four-argument RTdSVV, and compute what the loops would. Returns 0, or
+ * the number of the first check that failed. */
+int rtapi_seed_dense_example(int N) {
+  float *C, *A, *B, *X, *Y;
+  float result;
+  int i, failed = 0;
+  int memsize = N * N * sizeof(float);
+  int memsizevec = N * sizeof(float);
+  C = (float *)malloc(memsize);
+  A = (float *)malloc(memsize);
+  B = (float *)malloc(memsize);
+  X = (float *)malloc(memsizevec);
+  Y = (float *)malloc(memsizevec);
+  for (i = 0; i < N * N; ++i) {
+    A[i] = (float)(i % 7 - 3);
+    B[i] = (float)(i % 5 - 2);
+  }
+  for (i = 0; i < N; ++i) X[i] = (float)(i % 3 - 1);
+
+  RTAPIInit();
+  RTdSMM(C, A, B, N, N, N);
+  {
+    float c12 = 0; /* C[1][2] */
+    for (i = 0; i < N; ++i) c12 += A[N + i] * B[i * N + 2];
+    if (C[N + 2] != c12) failed = 1;
+  }
+  RTdSMV(Y, A, X, N, N);
+  {
+    float y0 = 0;
+    for (i = 0; i < N; ++i) y0 += A[i] * X[i];
+    if (Y[0] != y0) failed = failed ? failed : 2;
+  }
+  RTdSMT(C, A, N, N);
+  if (C[1] != A[N]) failed = failed ? failed : 3;
+  RTdSVV(C, X, Y, N);
+  if (C[N + 2] != X[1] * Y[2]) failed = failed ? failed : 4;
+  RTdSDOT(X, Y, N, &result);
+  {
+    float r = 0;
+    for (i = 0; i < N; ++i) r += X[i] * Y[i];
+    if (result != r) failed = failed ? failed : 5;
+  }
+  RTAPIFinalize();
+
+  free(C);
+  free(A);
+  free(B);
+  free(X);
+  free(Y);
+  return failed;
 }

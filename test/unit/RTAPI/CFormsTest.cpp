@@ -4,8 +4,14 @@
 #include <gtest/gtest.h>
 
 extern "C" int rtapi_c_forms(void);
+extern "C" int rtapi_seed_dense_example(int N);
 
 TEST(RTAPICForms, BothFormatFormsCompileAndRunFromC) { EXPECT_EQ(rtapi_c_forms(), 0); }
+
+TEST(RTAPICForms, OriginalDenseExampleCompilesAndRuns) {
+  RTAPISetErrorMode(RT_ERRORS_RETURN);
+  EXPECT_EQ(rtapi_seed_dense_example(33), 0) << RTAPIGetLastErrorMessage();
+}
 
 TEST(RTAPICForms, BothFormatFormsFromCxx) {
   RTAPISetErrorMode(RT_ERRORS_RETURN);

@@ -21,6 +21,7 @@
 using namespace rtapitest;
 
 extern "C" int rtapi_c_forms(void);
+extern "C" int rtapi_seed_dense_example(int N);
 
 namespace {
 
@@ -405,6 +406,18 @@ TYPED_TEST(RTAPIGpu, ErrorsAreTheCpuImplementationsErrors) {
       Api<T>::mm(buf.data(), buf.data(), buf.data(), 4, 4, 4) == RT_ERROR_INVALID_ARGUMENT;
   record(name, "host", ok ? 0.0 : 1.0);
   EXPECT_TRUE(ok) << RTAPIGetLastErrorMessage();
+}
+
+TEST(RTAPIGpuCForms, CallsFromC) {
+  if (!haveDevice()) {
+    GTEST_SKIP() << "no CUDA device";
+  }
+  const int failed = rtapi_c_forms();
+  record("C99 call forms (CForms.c)", "host", failed);
+  EXPECT_EQ(failed, 0) << RTAPIGetLastErrorMessage();
+  const int seed = rtapi_seed_dense_example(65);
+  record("original dense example (C)", "host", seed);
+  EXPECT_EQ(seed, 0) << RTAPIGetLastErrorMessage();
 }
 
 } // namespace

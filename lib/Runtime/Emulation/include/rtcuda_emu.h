@@ -48,15 +48,21 @@ struct dim3 {
   constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
-#define RTCUDA_EMU_VEC2(T, N, A)                                                                 \
-  struct alignas(A) N##2 { T x, y; };                                                            \
-  inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
-#define RTCUDA_EMU_VEC3(T, N)                                                                    \
-  struct N##3 { T x, y, z; };                                                                    \
-  inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }
-#define RTCUDA_EMU_VEC4(T, N, A)                                                                 \
-  struct alignas(A) N##4 { T x, y, z, w; };                                                      \
-  inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#define RTCUDA_EMU_VEC2(T, N, A)                                                                   \
+  struct alignas(A) N##2 {                                                                         \
+    T x, y;                                                                                        \
+  };                                                                                               \
+  inline N##2 make_##N##2(T x, T y) { return N##2 {x, y}; }
+#define RTCUDA_EMU_VEC3(T, N)                                                                      \
+  struct N##3 {                                                                                    \
+    T x, y, z;                                                                                     \
+  };                                                                                               \
+  inline N##3 make_##N##3(T x, T y, T z) { return N##3 {x, y, z}; }
+#define RTCUDA_EMU_VEC4(T, N, A)                                                                   \
+  struct alignas(A) N##4 {                                                                         \
+    T x, y, z, w;                                                                                  \
+  };                                                                                               \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4 {x, y, z, w}; }
 
 RTCUDA_EMU_VEC2(char, char, 2)
 RTCUDA_EMU_VEC4(char, char, 4)
@@ -302,15 +308,14 @@ template <class T>
 inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
                                       size_t offset = 0,
                                       cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  return rtcuda::emu::detail::copy_symbol(const_cast<T *>(&symbol), sizeof(T), nullptr, src,
-                                          count, offset, kind, true);
+  return rtcuda::emu::detail::copy_symbol(const_cast<T *>(&symbol), sizeof(T), nullptr, src, count,
+                                          offset, kind, true);
 }
 template <class T>
-inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
-                                        size_t offset = 0,
+inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count, size_t offset = 0,
                                         cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  return rtcuda::emu::detail::copy_symbol(const_cast<T *>(&symbol), sizeof(T), dst, nullptr,
-                                          count, offset, kind, false);
+  return rtcuda::emu::detail::copy_symbol(const_cast<T *>(&symbol), sizeof(T), dst, nullptr, count,
+                                          offset, kind, false);
 }
 template <class T> inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
   if (!devPtr) return cudaErrorInvalidValue;
@@ -356,12 +361,12 @@ inline void launch(void (*kernel)(Params...), dim3 grid, dim3 block, Args &&...a
 }
 
 // Emulator settings. Each overrides its environment variable (see README.md) from now on.
-void set_seed(unsigned long long seed);          // RTCUDA_EMU_SEED
+void set_seed(unsigned long long seed); // RTCUDA_EMU_SEED
 unsigned long long seed();
 void set_threads_mode(bool on, unsigned workers = 0); // RTCUDA_EMU_THREADS, RTCUDA_EMU_WORKERS
-void set_stack_kb(unsigned kb);                  // RTCUDA_EMU_STACK_KB
-void set_verbose(bool on);                       // RTCUDA_EMU_VERBOSE
-unsigned long long launch_count();               // launches that ran so far
+void set_stack_kb(unsigned kb);                       // RTCUDA_EMU_STACK_KB
+void set_verbose(bool on);                            // RTCUDA_EMU_VERBOSE
+unsigned long long launch_count();                    // launches that ran so far
 } // namespace emu
 } // namespace rtcuda
 

@@ -9,11 +9,13 @@
 
 // ---- min / max as CUDA overloads them (mixed signedness gives the unsigned type) -------------
 // Names in parentheses: a user's min/max macro must not rewrite these declarations.
-#define RTCUDA_EMU_MINMAX(R, A, B)                                                               \
-  inline R(min)(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a)   \
-                                                                         : static_cast<R>(b); } \
-  inline R(max)(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a)   \
-                                                                         : static_cast<R>(b); }
+#define RTCUDA_EMU_MINMAX(R, A, B)                                                                 \
+  inline R(min)(A a, B b) {                                                                        \
+    return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b);          \
+  }                                                                                                \
+  inline R(max)(A a, B b) {                                                                        \
+    return static_cast<R>(a) > static_cast<R>(b) ? static_cast<R>(a) : static_cast<R>(b);          \
+  }
 RTCUDA_EMU_MINMAX(int, int, int)
 RTCUDA_EMU_MINMAX(unsigned int, unsigned int, unsigned int)
 RTCUDA_EMU_MINMAX(unsigned int, int, unsigned int)
@@ -39,8 +41,12 @@ inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b;
 inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
 inline long long llmin(long long a, long long b) { return a < b ? a : b; }
 inline long long llmax(long long a, long long b) { return a > b ? a : b; }
-inline unsigned long long ullmin(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
-inline unsigned long long ullmax(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a > b ? a : b;
+}
 
 // ---- atomics ---------------------------------------------------------------------------------
 namespace rtcuda {
@@ -62,21 +68,21 @@ template <class... T> inline constexpr bool always_false = false;
 } // namespace emu
 } // namespace rtcuda
 
-#define RTCUDA_EMU_ATOMIC_INT(T)                                                                 \
-  inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }           \
-  inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }         \
-  inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); }           \
-  inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }             \
-  inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); }           \
-  inline T atomicCAS(T *a, T compare, T v) {                                                     \
-    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);      \
-    return compare;                                                                              \
-  }                                                                                              \
-  inline T atomicMin(T *a, T v) {                                                                \
-    return rtcuda::emu::detail::atomic_update(a, [v](T o) { return v < o ? v : o; });           \
-  }                                                                                              \
-  inline T atomicMax(T *a, T v) {                                                                \
-    return rtcuda::emu::detail::atomic_update(a, [v](T o) { return v > o ? v : o; });           \
+#define RTCUDA_EMU_ATOMIC_INT(T)                                                                   \
+  inline T atomicAdd(T *a, T v) { return __atomic_fetch_add(a, v, __ATOMIC_RELAXED); }             \
+  inline T atomicExch(T *a, T v) { return __atomic_exchange_n(a, v, __ATOMIC_RELAXED); }           \
+  inline T atomicAnd(T *a, T v) { return __atomic_fetch_and(a, v, __ATOMIC_RELAXED); }             \
+  inline T atomicOr(T *a, T v) { return __atomic_fetch_or(a, v, __ATOMIC_RELAXED); }               \
+  inline T atomicXor(T *a, T v) { return __atomic_fetch_xor(a, v, __ATOMIC_RELAXED); }             \
+  inline T atomicCAS(T *a, T compare, T v) {                                                       \
+    __atomic_compare_exchange_n(a, &compare, v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);        \
+    return compare;                                                                                \
+  }                                                                                                \
+  inline T atomicMin(T *a, T v) {                                                                  \
+    return rtcuda::emu::detail::atomic_update(a, [v](T o) { return v < o ? v : o; });              \
+  }                                                                                                \
+  inline T atomicMax(T *a, T v) {                                                                  \
+    return rtcuda::emu::detail::atomic_update(a, [v](T o) { return v > o ? v : o; });              \
   }
 RTCUDA_EMU_ATOMIC_INT(int)
 RTCUDA_EMU_ATOMIC_INT(unsigned int)
@@ -150,7 +156,10 @@ inline float __sinf(float x) { return sinf(x); }
 inline float __cosf(float x) { return cosf(x); }
 inline float __tanf(float x) { return tanf(x); }
 inline float __powf(float x, float y) { return powf(x, y); }
-inline void __sincosf(float x, float *s, float *c) { *s = sinf(x); *c = cosf(x); }
+inline void __sincosf(float x, float *s, float *c) {
+  *s = sinf(x);
+  *c = cosf(x);
+}
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 inline float __fadd_rn(float a, float b) { return a + b; }
 inline float __fsub_rn(float a, float b) { return a - b; }
@@ -197,7 +206,9 @@ template <class To, class From> inline To bit_cast(From from) {
 inline float __int_as_float(int x) { return rtcuda::emu::detail::bit_cast<float>(x); }
 inline int __float_as_int(float x) { return rtcuda::emu::detail::bit_cast<int>(x); }
 inline float __uint_as_float(unsigned int x) { return rtcuda::emu::detail::bit_cast<float>(x); }
-inline unsigned int __float_as_uint(float x) { return rtcuda::emu::detail::bit_cast<unsigned int>(x); }
+inline unsigned int __float_as_uint(float x) {
+  return rtcuda::emu::detail::bit_cast<unsigned int>(x);
+}
 inline double __longlong_as_double(long long x) { return rtcuda::emu::detail::bit_cast<double>(x); }
 inline long long __double_as_longlong(double x) {
   return rtcuda::emu::detail::bit_cast<long long>(x);
@@ -229,17 +240,18 @@ inline int __mul24(int a, int b) {
 inline unsigned int __umul24(unsigned int a, unsigned int b) {
   return (a & 0xffffffu) * (b & 0xffffffu);
 }
-inline int __mulhi(int a, int b) {
-  return static_cast<int>((static_cast<long long>(a) * b) >> 32);
-}
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
 inline unsigned int __umulhi(unsigned int a, unsigned int b) {
   return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
 }
+// __extension__: user code may be compiled with -Wpedantic.
+__extension__ typedef __int128 rtcuda_emu_int128;
+__extension__ typedef unsigned __int128 rtcuda_emu_uint128;
 inline long long __mul64hi(long long a, long long b) {
-  return static_cast<long long>((static_cast<__int128>(a) * b) >> 64);
+  return static_cast<long long>((static_cast<rtcuda_emu_int128>(a) * b) >> 64);
 }
 inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+  return static_cast<unsigned long long>((static_cast<rtcuda_emu_uint128>(a) * b) >> 64);
 }
 inline int __hadd(int a, int b) { return static_cast<int>((static_cast<long long>(a) + b) >> 1); }
 inline int __rhadd(int a, int b) {
@@ -270,11 +282,11 @@ inline void __nanosleep(unsigned int) {}
 
 // ---- warp-level intrinsics: not emulated (fibers of a warp do not run in lockstep) -----------
 // Declared so that a use fails to compile with a message instead of running wrong.
-#define RTCUDA_EMU_NOT_EMULATED(name)                                                            \
-  template <class... A> inline int name(A...) {                                                  \
-    static_assert(rtcuda::emu::detail::always_false<A...>,                                       \
-                  "rtcuda-emu: " #name " (warp-level) is not emulated");                         \
-    return 0;                                                                                    \
+#define RTCUDA_EMU_NOT_EMULATED(name)                                                              \
+  template <class... A> inline int name(A...) {                                                    \
+    static_assert(rtcuda::emu::detail::always_false<A...>,                                         \
+                  "rtcuda-emu: " #name " (warp-level) is not emulated");                           \
+    return 0;                                                                                      \
   }
 RTCUDA_EMU_NOT_EMULATED(__shfl_sync)
 RTCUDA_EMU_NOT_EMULATED(__shfl_up_sync)

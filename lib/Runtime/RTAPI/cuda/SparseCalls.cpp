@@ -1,6 +1,6 @@
 // The sparse calls on cuSPARSE's generic API: SpMV, SpMM (row-major dense operands) and SpGEMM
-// on CSR; SpMV and SpMM on BSR, built on the host from the CSR form for each call (rtapi::csrToBsr,
-// the same conversion the CPU implementation runs). RTHYB selects the CSR path.
+// on CSR; SpMV and SpMM on BSR, converted from the CSR form for each call (see the BSR section).
+// RTHYB selects the CSR path.
 //
 // The arrays the library allocates for RTsp*Array structs are managed memory: the host can read
 // and write them, and the device uses them in place.

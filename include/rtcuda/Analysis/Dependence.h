@@ -1,0 +1,32 @@
+// Dependence analysis of a kernel's loop nest: which of its outer loops carry a dependence
+// between accesses to the kernel's arrays (one iteration reads or writes an element that
+// another iteration writes). Exact, with isl, when subscripts and bounds are affine in the loop
+// variables and scalar parameters -- linearized subscripts such as A[i * n + j] included, when
+// the inner part provably stays within the row -- and conservative otherwise: a subscript the
+// analysis cannot follow (hist[data[i] & 63]) may touch any element. docs/legality.md.
+#pragma once
+
+#include "rtcuda/IR/IR.h"
+
+#include <string>
+#include <vector>
+
+namespace rtcuda {
+
+struct Dependence {
+  int level = 0;            // the loop of the nest that carries it (0 = outermost)
+  std::string array;
+  // Both accesses are updates with the same commutative operator (A[x] += v): any order of
+  // them gives the same result, so atomic updates remove the dependence.
+  bool commutative = false;
+  bool exact = true;        // false: a subscript was not affine (it may be a false alarm)
+  ir::SourceLoc loc;        // the statement to name: the later access of the two
+  std::string message;      // "'a[i] = a[i - 1] + b[i];' reads a[i - 1], written by ..."
+};
+
+// The dependences carried by each loop of `loops` (a perfect nest, outermost first, loops[0]
+// being the whole nest), between accesses anywhere inside it. At most one per loop and pair
+// of accesses; the most informative first.
+std::vector<Dependence> carriedDependences(const ir::Kernel &k, const std::vector<ir::Stmt> &loops);
+
+}  // namespace rtcuda

@@ -1,0 +1,37 @@
+// Running other programs: shell commands whose output is captured, and the measurement child,
+// whose output is read line by line with a deadline so that a hung kernel can be killed.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rtcuda::tune {
+
+std::string shellQuote(const std::string &s);
+// Runs `command` through /bin/sh; returns its standard output (add 2>&1 for errors too).
+std::string capture(const std::string &command, int *status = nullptr);
+
+class Child {
+public:
+  Child() = default;
+  Child(const Child &) = delete;
+  Child &operator=(const Child &) = delete;
+  ~Child();
+
+  // Starts argv[0] with the rest as arguments; its stdout and stderr come to readLine().
+  bool start(const std::vector<std::string> &argv, std::string *error);
+  enum class Read { Line, Timeout, Eof, Interrupted };
+  // Waits up to `seconds` for a whole line. Interrupted when `*stop` becomes true.
+  Read readLine(std::string &line, double seconds, const volatile bool *stop);
+  // Kills the child (SIGKILL) and reaps it.
+  void kill();
+  // Waits for the child to exit; returns a description: "exit status 3", "signal 11 (SIGSEGV)".
+  std::string wait(int *code = nullptr);
+  bool running() const { return pid_ > 0; }
+
+private:
+  int pid_ = -1, fd_ = -1;
+  std::string buffer_;
+};
+
+}  // namespace rtcuda::tune

@@ -1,0 +1,69 @@
+// The kernels of an output folder as the tuner sees them: the manifest's description plus the
+// launch shape (grid, threads per block), the tuning space as a list of variants, and the
+// problem sizes to tune for.
+#pragma once
+
+#include "rtcuda/Support/Manifest.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rtcuda::tune {
+
+struct GridDim {
+  std::string iterations;   // loop iterations on this dimension (over the scalar parameters)
+  std::string perBlock;     // iterations one block covers (over the tuning macros)
+  long long maxBlocks = 2147483647;
+};
+
+struct TuneKernel {
+  ManifestKernel k;
+  std::vector<GridDim> grid;        // x first
+  std::string blockThreads;         // threads per block (over the tuning macros)
+  std::string dataType;             // element types of the arrays, e.g. "float" or "double,int"
+};
+
+// One point of a kernel's space: a value per tuning parameter, in the order of k.tuning.
+using Variant = std::vector<int>;
+
+// The kernels of `m`, with the launch fields read from <dir>/manifest.json.
+std::vector<TuneKernel> loadKernels(const Manifest &m);
+
+// Every combination of the tuning values (the first parameter varies slowest).
+std::vector<Variant> enumerateSpace(const TuneKernel &k);
+// The default point (each parameter's "default").
+Variant defaultVariant(const TuneKernel &k);
+// "BLOCKSIZE=256" or "BLOCKSIZE=256,MERGE_LEVEL=2": the variant's name in reports and caches.
+std::string variantId(const TuneKernel &k, const Variant &v);
+// Macro bindings of a variant: {"MM_BLOCKSIZE": 256}.
+std::map<std::string, long long> macroValues(const TuneKernel &k, const Variant &v);
+
+struct Geometry {
+  long long blocks[2] = {0, 1};     // grid blocks in x and y
+  long long iterations[2] = {0, 1};
+  long long perBlock[2] = {1, 1};
+  long long threads = 0;            // threads per block
+  long long totalBlocks() const { return blocks[0] * blocks[1]; }
+};
+
+// The launch a variant gets at the given sizes, computed as launch.cuh does:
+// min(ceil(iterations / per_block), max_blocks) blocks per dimension. Throws ExprError.
+Geometry geometry(const TuneKernel &k, const std::map<std::string, long long> &sizes,
+                  const Variant &v);
+
+// Problem sizes: every `size` parameter of the kernel gets the value of `given` if named there,
+// else the value main.c gives it (a literal default such as `int N = argc > 1 ? atoi(argv[1])
+// : 128;`), else the smallest power of two whose largest array reaches 2^22 elements.
+// `origin` says for each name where its value came from.
+std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel &k,
+                                             const std::map<std::string, long long> &given,
+                                             std::map<std::string, std::string> *origin);
+
+// Literal defaults of variables in the C sources of the output's src/ folder (main.c).
+std::map<std::string, long long> mainSizeDefaults(const std::string &outDir);
+
+// "N=2048,M=100": sizes as one string (for keys and reports).
+std::string sizesId(const std::map<std::string, long long> &sizes);
+
+}  // namespace rtcuda::tune

@@ -1,0 +1,234 @@
+// Parameter headers and reports (see Report.h).
+#include "rtcuda/Tuner/Report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace rtcuda::tune {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+bool writeParamsHeader(const std::string &outDir, const TuneKernel &k, const Variant &v,
+                       const std::string &why, std::string *error) {
+  fs::path path = fs::path(outDir) / k.k.paramsHeader;
+  std::ifstream in(path);
+  if (!in) {
+    *error = path.string() + ": cannot read the parameter header";
+    return false;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  for (size_t i = 0; i < k.k.tuning.size() && i < v.size(); ++i) {
+    std::regex define("(#\\s*define\\s+" + k.k.tuning[i].macro + "\\s+)[^\\n]*");
+    std::smatch m;
+    if (!std::regex_search(text, m, define)) {
+      *error = path.string() + ": no '#define " + k.k.tuning[i].macro + "' to rewrite";
+      return false;
+    }
+    text = m.prefix().str() + m[1].str() + std::to_string(v[i]) + m.suffix().str();
+  }
+  // One note line, replaced on every run.
+  text = std::regex_replace(text, std::regex("// rtcuda-tune picked[^\\n]*\\n"), "");
+  size_t at = text.find("#ifndef");
+  std::string note = "// rtcuda-tune picked " + why + "\n";
+  text.insert(at == std::string::npos ? text.size() : at, note);
+  std::ofstream out(path);
+  out << text;
+  if (!out) {
+    *error = path.string() + ": cannot write";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+std::string fixed(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string sizesText(const KernelResult &kr) {
+  std::string s;
+  for (const auto &[name, value] : kr.sizes) {
+    s += (s.empty() ? "" : ", ") + name + "=" + std::to_string(value);
+    auto it = kr.sizeOrigin.find(name);
+    if (it != kr.sizeOrigin.end()) s += " (" + it->second + ")";
+  }
+  return s.empty() ? "none" : s;
+}
+
+json variantJson(const VariantRecord &r) {
+  json j = {{"variant", r.id},
+            {"feasible", r.feasible},
+            {"excluded", r.excluded},
+            {"predicted_rank", r.rank},
+            {"resources", toJson(r.res)},
+            {"grid", {r.geo.blocks[0], r.geo.blocks[1]}},
+            {"threads_per_block", r.geo.threads},
+            {"occupancy",
+             {{"blocks_per_sm", r.occ.blocksPerSM},
+              {"active_warps", r.occ.activeWarps},
+              {"fraction", r.occ.fraction},
+              {"limiter", r.occ.limiter},
+              {"limits",
+               {{"warps", r.occ.limitWarps}, {"registers", r.occ.limitRegs},
+                {"shared_memory", r.occ.limitSmem}, {"blocks", r.occ.limitBlocks}}}}},
+            {"model",
+             {{"units", r.pred.units},
+              {"optimistic", r.pred.optimistic},
+              {"spread", r.pred.spread},
+              {"bucket", r.pred.bucket},
+              {"waves", r.pred.waves},
+              {"last_wave_fill", r.pred.lastWaveFill},
+              {"active_thread_fraction", r.pred.activeThreadFraction},
+              {"predicted_us", r.predictedUs}}}};
+  if (r.meas) {
+    j["measured"] = toJson(*r.meas);
+    j["measured"]["spread_percent"] = r.meas->spreadPercent();
+    j["measured"]["from_cache"] = r.cached;
+  }
+  j["verified"] = r.meas ? (r.meas->verified ? "yes" : "no") : "not run";
+  return j;
+}
+
+}  // namespace
+
+json reportJson(const TuneRun &run) {
+  json j = {{"format", "rtcuda-tune-report"},
+            {"version", 1},
+            {"output", run.options.outDir},
+            {"device", toJson(run.device)},
+            {"toolkit", run.toolkit},
+            {"resource_compiler", run.resourceCompiler},
+            {"measured", run.measured},
+            {"interrupted", run.interrupted},
+            {"strategy", run.options.modelOnly ? "model-only" : strategyName(run.options.strategy)},
+            {"fraction", run.options.fraction},
+            {"budget", run.options.budget},
+            {"repetitions", run.options.reps},
+            {"warmup", run.options.warmup},
+            {"l2_flush", run.options.flush},
+            {"seconds", run.seconds},
+            {"kernels", json::array()}};
+  if (!run.measured) j["note"] = "nothing was measured: the parameters were picked by the model";
+  for (const KernelResult &kr : run.kernels) {
+    json jk = {{"kernel", kr.kernel->k.name},
+               {"sizes", kr.sizes},
+               {"size_origin", kr.sizeOrigin},
+               {"data_type", kr.kernel->dataType},
+               {"chosen", kr.chosen >= 0 ? json(kr.variants[size_t(kr.chosen)].id) : json(nullptr)},
+               {"chosen_by", kr.chosenBy},
+               {"default", kr.defaultIndex >= 0 ? json(kr.variants[size_t(kr.defaultIndex)].id)
+                                                : json(nullptr)},
+               {"variants_total", kr.variants.size()},
+               {"variants_timed", kr.timed},
+               {"variants_from_cache", kr.fromCache},
+               {"occupancy_disagreements", kr.occupancyDisagreements},
+               {"variants", json::array()}};
+    for (const VariantRecord &r : kr.variants) jk["variants"].push_back(variantJson(r));
+    j["kernels"].push_back(jk);
+  }
+  return j;
+}
+
+std::string reportMarkdown(const TuneRun &run) {
+  std::ostringstream o;
+  const DeviceLimits &d = run.device;
+  o << "# rtcuda-tune report\n\n";
+  if (!run.measured)
+    o << "**Model only: nothing was measured.** The parameters below were picked by the "
+         "occupancy and wave model for the device described, without running any kernel.\n\n";
+  if (run.interrupted)
+    o << "**Interrupted:** this report covers what finished; run rtcuda-tune again to resume "
+         "(finished variants are cached and not timed again).\n\n";
+  o << "- Output: `" << run.options.outDir << "`\n"
+    << "- Device: " << d.name << " (" << d.arch() << ", " << d.smCount << " SMs, "
+    << (d.offline ? "offline table" : "measured on this device") << ")\n"
+    << "- Toolkit: " << run.toolkit << "; resources from " << run.resourceCompiler << "\n";
+  if (run.measured)
+    o << "- Strategy: " << strategyName(run.options.strategy)
+      << (run.options.strategy == Strategy::Pruned
+              ? " (the model's best " + fixed(100 * run.options.fraction, 0) + "% of each space)"
+              : run.options.strategy == Strategy::Budget
+                    ? " (" + std::to_string(run.options.budget) + " variants per kernel)"
+                    : "")
+      << "; " << run.options.reps << " timed runs after " << run.options.warmup
+      << " warm-up runs, CUDA events, " << (run.options.flush ? "L2 flushed before each" : "no L2 flush")
+      << "; every variant checked against the sequential C before it may win\n";
+  o << "- Time: " << fixed(run.seconds, 1) << " s\n";
+  for (const KernelResult &kr : run.kernels) {
+    o << "\n## " << kr.kernel->k.name << "\n\nSizes: " << sizesText(kr) << ". ";
+    if (kr.chosen >= 0) {
+      const VariantRecord &c = kr.variants[size_t(kr.chosen)];
+      o << "Picked **" << c.id << "** (" << kr.chosenBy;
+      if (c.meas && c.meas->status == "ok") o << ", median " << fixed(c.meas->medianUs, 2) << " us";
+      if (kr.defaultIndex >= 0 && kr.defaultIndex != kr.chosen) {
+        const VariantRecord &def = kr.variants[size_t(kr.defaultIndex)];
+        if (c.meas && def.meas && c.meas->status == "ok" && def.meas->status == "ok")
+          o << "; the default " << def.id << " takes " << fixed(def.meas->medianUs, 2) << " us";
+        else
+          o << "; default " << def.id;
+      }
+      o << ").";
+    } else {
+      o << "Nothing picked.";
+    }
+    o << " Timed " << kr.timed << " of " << kr.variants.size() << " variants";
+    if (kr.fromCache) o << " (" << kr.fromCache << " from the cache)";
+    o << ".";
+    if (kr.occupancyDisagreements)
+      o << " **The occupancy model disagreed with the driver on " << kr.occupancyDisagreements
+        << " variant(s)** (column blocks/SM shows model/driver).";
+    o << "\n\n| variant | regs | smem B | spill B | blocks/SM | occupancy | limiter | grid | waves "
+         "| rank | predicted | median us | spread | verified | excluded / status |\n"
+      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+    for (const VariantRecord &r : kr.variants) {
+      const Measurement *m = r.meas ? &*r.meas : nullptr;
+      int regs = m && m->regs >= 0 ? m->regs : r.res.regs;
+      long long smem = m && m->smem >= 0 ? m->smem : r.res.smem;
+      long long spill = m && m->spillStores >= 0 ? m->spillStores + m->spillLoads
+                                                 : r.res.spillStores + r.res.spillLoads;
+      std::string blocks = std::to_string(r.occ.blocksPerSM);
+      if (m && m->driverBlocksPerSM >= 0) blocks += "/" + std::to_string(m->driverBlocksPerSM);
+      o << "| " << (int(&r - kr.variants.data()) == kr.chosen ? "**" + r.id + "**" : r.id) << " | "
+        << (r.res.known || (m && m->regs >= 0) ? std::to_string(regs) : "?") << " | " << smem
+        << " | " << spill << " | " << blocks << " | " << fixed(100 * r.occ.fraction, 0) << "% | "
+        << r.occ.limiter << " | " << r.geo.blocks[0] << (r.geo.blocks[1] > 1 ? "x" + std::to_string(r.geo.blocks[1]) : "")
+        << " | " << fixed(r.pred.waves, 2) << " | " << (r.rank ? std::to_string(r.rank) : "-") << " | "
+        << (r.predictedUs > 0 ? fixed(r.predictedUs, 2) + " us" : fixed(r.pred.units, 2)) << " | ";
+      if (m && m->status == "ok")
+        o << fixed(m->medianUs, 2) << " | " << fixed(m->spreadPercent(), 1) << "% | yes";
+      else
+        o << "- | - | " << (m ? "no" : "-");
+      std::string status = !r.excluded.empty() ? r.excluded
+                           : m ? (m->status == "ok" ? std::string("ok") : m->status + ": " + m->reason)
+                               : std::string(run.measured ? "not timed" : "");
+      if (r.cached && m) status += " (cached)";
+      for (char &ch : status)
+        if (ch == '|' || ch == '\n') ch = ' ';
+      o << " | " << status << " |\n";
+    }
+  }
+  o << "\nColumns: *blocks/SM* resident blocks per SM (model/driver when measured); *occupancy* "
+       "resident warps over the SM's warp slots; *waves* grid blocks over (blocks/SM x SMs); "
+       "*rank* the model's order (1 = best predicted); *predicted* model time (us when fitted to "
+       "the measurements, else model units); *spread* interquartile range over the median.\n";
+  return o.str();
+}
+
+void writeReports(const TuneRun &run) {
+  fs::path dir = fs::path(run.options.outDir) / "tuning";
+  fs::create_directories(dir);
+  std::ofstream(dir / "report.json") << reportJson(run).dump(1) << "\n";
+  std::ofstream(dir / "report.md") << reportMarkdown(run);
+}
+
+}  // namespace rtcuda::tune

@@ -1,0 +1,176 @@
+// Tuning spaces, launch geometry and problem sizes (see Space.h).
+#include "rtcuda/Tuner/Space.h"
+
+#include "rtcuda/Tuner/Expr.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace rtcuda::tune {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::vector<TuneKernel> loadKernels(const Manifest &m) {
+  std::ifstream in(m.dir + "/manifest.json");
+  json j = json::parse(in, nullptr, false);
+  std::vector<TuneKernel> out;
+  for (const ManifestKernel &mk : m.kernels) {
+    TuneKernel k;
+    k.k = mk;
+    std::set<std::string> types;
+    for (const ManifestParam &p : mk.params)
+      if (p.isArray()) types.insert(p.type);
+    for (const std::string &t : types) k.dataType += (k.dataType.empty() ? "" : ",") + t;
+    if (j.is_object() && j.contains("kernels"))
+      for (const json &jk : j["kernels"]) {
+        if (jk.value("name", "") != mk.name) continue;
+        k.blockThreads = jk.value("block_threads", "");
+        for (const json &g : jk.value("grid", json::array()))
+          k.grid.push_back({g.value("iterations", ""), g.value("per_block", "1"),
+                            g.value("max_blocks", 2147483647LL)});
+      }
+    if (k.blockThreads.empty())
+      for (const ManifestTuning &t : mk.tuning)
+        if (t.name == "BLOCKSIZE") k.blockThreads = t.macro;
+    // A manifest without launch fields: x covered by a block's threads, y one row per block.
+    if (k.grid.empty())
+      for (const std::string &it : mk.gridIterations)
+        k.grid.push_back({it, k.grid.empty() && !k.blockThreads.empty() ? k.blockThreads : "1",
+                          k.grid.empty() ? 2147483647LL : 65535LL});
+    out.push_back(k);
+  }
+  return out;
+}
+
+std::vector<Variant> enumerateSpace(const TuneKernel &k) {
+  std::vector<Variant> points{{}};
+  for (const ManifestTuning &t : k.k.tuning) {
+    std::vector<Variant> next;
+    for (const Variant &p : points)
+      for (int v : t.values) {
+        Variant q = p;
+        q.push_back(v);
+        next.push_back(q);
+      }
+    points = next;
+  }
+  return points;
+}
+
+Variant defaultVariant(const TuneKernel &k) {
+  Variant v;
+  for (const ManifestTuning &t : k.k.tuning) v.push_back(t.defaultValue);
+  return v;
+}
+
+std::string variantId(const TuneKernel &k, const Variant &v) {
+  std::string id;
+  for (size_t i = 0; i < k.k.tuning.size() && i < v.size(); ++i)
+    id += (i ? "," : "") + k.k.tuning[i].name + "=" + std::to_string(v[i]);
+  return id.empty() ? "default" : id;
+}
+
+std::map<std::string, long long> macroValues(const TuneKernel &k, const Variant &v) {
+  std::map<std::string, long long> m;
+  for (size_t i = 0; i < k.k.tuning.size() && i < v.size(); ++i) m[k.k.tuning[i].macro] = v[i];
+  return m;
+}
+
+Geometry geometry(const TuneKernel &k, const std::map<std::string, long long> &sizes,
+                  const Variant &v) {
+  std::map<std::string, long long> names = sizes;
+  for (const auto &[macro, value] : macroValues(k, v)) names[macro] = value;
+  Geometry g;
+  g.threads = k.blockThreads.empty() ? 1 : evalExpr(k.blockThreads, names);
+  for (size_t d = 0; d < k.grid.size() && d < 2; ++d) {
+    g.iterations[d] = std::max(0LL, evalExpr(k.grid[d].iterations, names));
+    g.perBlock[d] = std::max(1LL, evalExpr(k.grid[d].perBlock, names));
+    long long blocks = (g.iterations[d] + g.perBlock[d] - 1) / g.perBlock[d];
+    g.blocks[d] = std::min(blocks, k.grid[d].maxBlocks);
+  }
+  return g;
+}
+
+std::map<std::string, long long> mainSizeDefaults(const std::string &outDir) {
+  std::map<std::string, long long> found;
+  std::error_code ec;
+  fs::path src = fs::path(outDir) / "src";
+  if (!fs::is_directory(src, ec)) return found;
+  // `NAME = cond ? atoi(argv[1]) : 128;`, `int NAME = 128;`, `#define NAME 128`
+  static const std::regex ternary(R"(\b([A-Za-z_]\w*)\s*=[^;=]*\?[^;]*:\s*(\d+)\s*;)");
+  static const std::regex plain(R"(\b(?:int|long|unsigned|size_t|const)\s+([A-Za-z_]\w*)\s*=\s*(\d+)\s*;)");
+  static const std::regex define(R"(#\s*define\s+([A-Za-z_]\w*)\s+\(?(\d+)\)?\s*\n)");
+  for (const auto &entry : fs::directory_iterator(src, ec)) {
+    if (entry.path().extension() != ".c" || entry.path().filename() == "kernel.c") continue;
+    std::ifstream in(entry.path());
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    for (const std::regex *re : {&ternary, &plain, &define})
+      for (std::sregex_iterator it(text.begin(), text.end(), *re), end; it != end; ++it)
+        found.emplace((*it)[1], std::stoll((*it)[2]));
+  }
+  return found;
+}
+
+std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel &k,
+                                             const std::map<std::string, long long> &given,
+                                             std::map<std::string, std::string> *origin) {
+  std::map<std::string, long long> sizes;
+  std::map<std::string, long long> fromMain = mainSizeDefaults(m.dir);
+  std::vector<std::string> unknown;
+  for (const ManifestParam &p : k.k.params) {
+    if (p.isArray() || p.role != "size") continue;
+    if (given.count(p.name)) {
+      sizes[p.name] = given.at(p.name);
+      if (origin) (*origin)[p.name] = "--size";
+    } else if (fromMain.count(p.name) && fromMain.at(p.name) > 0) {
+      sizes[p.name] = fromMain.at(p.name);
+      if (origin) (*origin)[p.name] = "main.c";
+    } else {
+      unknown.push_back(p.name);
+    }
+  }
+  if (unknown.empty()) return sizes;
+  // Grow the unknown sizes together until the largest array has 2^22 elements.
+  long long s = 16;
+  for (; s < (1LL << 26); s *= 2) {
+    auto trial = sizes;
+    for (const std::string &n : unknown) trial[n] = s;
+    long long largest = 0;
+    for (const ManifestParam &p : k.k.params) {
+      if (!p.isArray() || p.elements.empty()) continue;
+      try {
+        largest = std::max(largest, evalExpr(p.elements, trial));
+      } catch (const ExprError &) {
+      }
+    }
+    for (const GridDim &g : k.grid) {
+      try {
+        largest = std::max(largest, evalExpr(g.iterations, trial));
+      } catch (const ExprError &) {
+      }
+    }
+    if (largest >= (1LL << 22)) break;
+  }
+  for (const std::string &n : unknown) {
+    sizes[n] = s;
+    if (origin) (*origin)[n] = "default";
+  }
+  return sizes;
+}
+
+std::string sizesId(const std::map<std::string, long long> &sizes) {
+  std::string id;
+  for (const auto &[name, value] : sizes) id += (id.empty() ? "" : ",") + name + "=" + std::to_string(value);
+  return id.empty() ? "-" : id;
+}
+
+}  // namespace rtcuda::tune

@@ -1,0 +1,41 @@
+// Subscripts written by hand as i * n + j are delinearized: when the column part provably stays
+// within the row (isl checks 0 <= j < n on every iteration), A[i * n + j] is A[i][j] and the
+// analysis is exact. An in-place update reading the previous row is refused; an image whose
+// rows are n - 16 wide (a polynomial width) is parallel in both loops, and so is an in-place
+// update of one field of interleaved triples (A[(i * m + j) * 3 + 1]), without atomics.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks > /dev/null 2> %t/remarks
+// RUN: FileCheck --implicit-check-not=atomic --implicit-check-not=serial %s < %t/remarks
+// RUN: %exit1 %rtcuda translate %t/bad.yaml -o %t/bad 2> %t/err
+// RUN: FileCheck --check-prefix=REFUSE %s < %t/err
+//
+// CHECK: remark: loop 'i' ({{.*}}kernel.c:2:3): parallel
+// CHECK: remark: loop 'j' ({{.*}}kernel.c:3:5): parallel
+// CHECK: remark: loop 'i' ({{.*}}kernel.c:7:3): parallel
+// CHECK: remark: loop 'j' ({{.*}}kernel.c:8:5): parallel
+//
+// REFUSE: bad.c:4:7: error: loop 'i' carries a dependence: 'A[i * n + j] = A[(i - 1) * n + j] * 0.5f;' reads A[(i - 1) * n + j], written by the previous iteration of loop 'i'
+
+//--- kernel.c
+void crop(int n, float *out, const float *in) {
+  for (int i = 0; i < n - 16; i++)
+    for (int j = 0; j < n - 16; j++)
+      out[i * (n - 16) + j] = in[(i + 8) * n + j + 8];
+}
+void scale3(int n, int m, float *A) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      A[(i * m + j) * 3 + 1] = 2.0f * A[(i * m + j) * 3 + 1];
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [crop, scale3]
+//--- bad.c
+void decay(int n, float *A) {
+  for (int i = 1; i < n; i++)
+    for (int j = 0; j < n; j++)
+      A[i * n + j] = A[(i - 1) * n + j] * 0.5f;
+}
+//--- bad.yaml
+kernel_files: [bad.c]
+kernels: [decay]
