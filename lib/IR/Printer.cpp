@@ -170,6 +170,12 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
     out << pad << "}\n";
     break;
   case StmtKind::Decl:
+    if (s->shared && s->arraySize && !isConst(s->arraySize) && mode == PrintMode::Cuda) {
+      // Sized by tuning macros: a macro that the emulator can size at run time.
+      out << pad << "RTCUDA_SHARED_ARRAY(" << s->type.cName() << ", " << s->name << ", "
+          << print(s->arraySize) << ");\n";
+      break;
+    }
     out << pad << (s->shared ? "__shared__ " : "") << s->type.cName() << " " << s->name;
     if (s->arraySize) out << "[" << print(s->arraySize) << "]";
     if (s->value) out << " = " << print(s->value);

@@ -22,6 +22,7 @@ const std::vector<Pass> &kernelPasses() {
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
       {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
+      {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},
       {"ReadOnlyCache", "const __restrict__ on arrays never written nor aliased", readOnlyCache},
   };
   return passes;
@@ -78,6 +79,8 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
                                   "block size range");
   blockSize.defaultValue = closestTo(blockSize.values, wanted);
   std::vector<ir::TuningParam> space{blockSize};
+  // Parameters a pass chose its own space for (TILE_K).
+  space.insert(space.end(), k.tuning.begin(), k.tuning.end());
   auto add = [&](const std::string &name, std::vector<int> values, int wanted) {
     int def = closestTo(values, wanted);
     space.push_back({name, k.macro(name), std::move(values), def});
@@ -128,9 +131,6 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
     dumpIf(dump, pass.name, k);
   }
   k.tuning = tuningSpace(k, source.options);
-  if (!source.options.prefetch.empty())
-    k.remarks.push_back("prefetch requested: SharedPrefetch is not implemented yet; arrays are "
-                        "read from global memory");
   out.kernel = k;
   return out;
 }

@@ -95,8 +95,20 @@ private:
       if ((n->kind == StmtKind::Assign || n->kind == StmtKind::Store || n->kind == StmtKind::Decl) &&
           expanded.count(n->name))
         d = true;
+      // An effect outside the body happens once per iteration, even when it does not mention
+      // the loop variable: an atomic update, a store, a reduction (s += 1.0f, s declared
+      // before the nest). Such statements are replicated, never shared by the strip.
+      if ((n->kind == StmtKind::Store && !isLocalArray(n->name, loop->body)) ||
+          (n->kind == StmtKind::Assign && !declaredIn(n->name, loop->body)))
+        d = true;
     }, [&](const Expr &e) { d |= dependsExpr(e); });
     return d;
+  }
+
+  static bool declaredIn(const std::string &name, const Stmt &body) {
+    bool found = false;
+    visitStmt(body, [&](const Stmt &s) { found |= s->kind == StmtKind::Decl && s->name == name; });
+    return found;
   }
 
   // Locals assigned values that depend on the strip (directly or through other such locals).
@@ -109,7 +121,10 @@ private:
         bool value = s->value && dependsExpr(s->value);
         bool index = false;
         for (const Expr &i : s->indices) index |= dependsExpr(i);
-        bool local = s->kind == StmtKind::Decl || s->kind == StmtKind::Assign ||
+        // Only variables of the body: a scalar declared before the nest (a reduction) stays
+        // one per thread.
+        bool local = s->kind == StmtKind::Decl ||
+                     (s->kind == StmtKind::Assign && declaredIn(s->name, body)) ||
                      (s->kind == StmtKind::Store && isLocalArray(s->name, body));
         if (local && (value || index)) {
           expanded.insert(s->name);

@@ -220,6 +220,7 @@ bool runMeasurements(const std::string &exe, const MeasureJob &job, const volati
       return true;
     }
     std::string current, line, setupError;
+    size_t results = 0;             // from this child: a child that stops after one restarts
     std::vector<std::string> log;   // the child's last lines of text, for crash reports
     bool ready = false;
     for (;;) {
@@ -248,7 +249,7 @@ bool runMeasurements(const std::string &exe, const MeasureJob &job, const volati
             tail += (tail.empty() ? "" : " | ") + log[i];
           finish(current, Measurement::failure("crash", "the harness died (" + how + ")" +
                                                    (tail.empty() ? "" : ": " + tail)));
-        } else if (!todo.empty() && setupError.empty()) {
+        } else if (!todo.empty() && setupError.empty() && results == 0) {
           setupError = "the harness stopped (" + how + ")";
         }
         break;
@@ -271,6 +272,7 @@ bool runMeasurements(const std::string &exe, const MeasureJob &job, const volati
         Measurement m = measurementFromJson(j);
         finish(j.value("variant", current), m);
         current.clear();
+        ++results;
       }
     }
     if (!setupError.empty()) {

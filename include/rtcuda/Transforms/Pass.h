@@ -39,6 +39,7 @@ ir::Kernel blockSkew(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopCollapse(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel arrayFlatten(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopPartition(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel sharedPrefetch(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel readOnlyCache(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);

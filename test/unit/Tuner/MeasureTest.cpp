@@ -174,7 +174,9 @@ TEST(Measure, ExcludesCrashesHangsAndWrongResultsAndGoesOn) {
   EXPECT_NE(got["BLOCKSIZE=64"].reason.find("some log text"), std::string::npos);
   EXPECT_EQ(got["BLOCKSIZE=96"].status, "timeout");
   EXPECT_EQ(got["BLOCKSIZE=128"].status, "wrong");
-  for (const char *ok : {"BLOCKSIZE=32", "BLOCKSIZE=160", "BLOCKSIZE=256"}) {
+  EXPECT_EQ(got["BLOCKSIZE=160"].status, "crash");
+  EXPECT_EQ(got["BLOCKSIZE=160"].reason, "CUDA_ERROR_LAUNCH_FAILED");
+  for (const char *ok : {"BLOCKSIZE=32", "BLOCKSIZE=256"}) {
     EXPECT_EQ(got[ok].status, "ok") << ok;
     EXPECT_TRUE(got[ok].verified);
   }
