@@ -22,8 +22,8 @@ build() {  # dir tag extra-flags
     > "$d/build_$tag.log" 2>&1
 }
 export -f build; export arch
-for d in $src/*/; do d=${d%/}; echo "$d"; done | xargs -P "$jobs" -I{} bash -c 'build {} default'
-for d in $src/*/; do
+for d in $src/*/; do d=${d%/}; [ -f "$d/manifest.json" ] && echo "$d"; done | xargs -P "$jobs" -I{} bash -c 'build {} default'
+for d in $src/*/; do [ -f "$d/manifest.json" ] || continue
   d=${d%/}; name=$(basename "$d"); arg=$(cat "$d/run_argument.txt")
   if [ ! -x "$d/prog_default" ]; then echo "RUN $name: BUILD FAILED"; tail -5 "$d/build_default.log"; continue; fi
   "$d/prog_default" "$arg" > "$d/gpu.txt" 2>&1; status=$?
@@ -33,7 +33,7 @@ for d in $src/*/; do
 done
 
 echo "== 2. compute-sanitizer"
-for d in $src/*/; do
+for d in $src/*/; do [ -f "$d/manifest.json" ] || continue
   d=${d%/}; name=$(basename "$d"); arg=$(cat "$d/run_argument.txt")
   # A second point: the smallest value of every tuning parameter.
   flags=$(python3 -c "import json;k=json.load(open('$d/manifest.json'))['kernels'];print(' '.join('-D%s=%d'%(t['macro'],t['values'][0]) for x in k for t in x['tuning'].values()))")

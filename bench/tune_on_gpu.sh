@@ -15,7 +15,11 @@
 #   unit       TunerTest, its H100 occupancy test on the CSV just recorded
 #   planted    planted bad variants (trap, hang, wrong result) must be excluded with that reason
 #   interrupt  SIGINT during an exhaustive run, then a rerun: nothing finished is timed again
-#   tune       each output: exhaustive, pruned (fresh cache), model-only; the table
+#   tune       = exhaustive pruned table
+#   exhaustive each output, every variant timed: RESULTS/<name>-exhaustive.json
+#   pruned     each output, pruned strategy with a fresh cache, and --model-only
+#   table      pruned and model-only picks against the exhaustive best (from RESULTS)
+# Everything RESULTS holds is also packed into RESULTS/tune-results.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 outputs=${1:?usage: bash bench/tune_on_gpu.sh OUTPUTS [RESULTS]}
@@ -28,6 +32,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 tune=build-gpu/bin/rtcuda-tune
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+steps=${steps/ tune / exhaustive pruned table }
 step() { [[ "$steps" == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader || true
@@ -140,26 +145,33 @@ PY
   rm -rf "$work"
 fi
 
-if step tune; then
-  echo "== tuning the outputs in $outputs"
+tune_each() {  # tune_each KIND: runs the KIND pass over every output
   for dir in "$outputs"/*/; do
     name=$(basename "$dir")
     [ -f "$dir/manifest.json" ] || continue
     size=$(sizes_for "$name")
-    echo "-- $name $size"
+    echo "-- $1 $name $size"
     # shellcheck disable=SC2086
-    {
+    if [ "$1" = exhaustive ]; then
       $tune "$dir" --strategy exhaustive --cache "$results/$name-exhaustive-cache.json" --no-write $size --quiet \
+        > "$results/$name-exhaustive.log" 2>&1 \
         && cp "$dir/tuning/report.json" "$results/$name-exhaustive.json" \
-        && cp "$dir/tuning/report.md" "$results/$name-exhaustive.md"
-      $tune "$dir" --cache "$results/$name-pruned-cache.json" $size --quiet \
-        && cp "$dir/tuning/report.json" "$results/$name-pruned.json" \
-        && cp "$dir/tuning/report.md" "$results/$name-pruned.md"
-      $tune "$dir" --model-only --arch "$arch" --no-write $size --quiet \
-        && cp "$dir/tuning/report.json" "$results/$name-model.json"
-    } > "$results/$name.log" 2>&1 || fail "$name (see $results/$name.log)"
-    grep -E 'excluded|error' "$results/$name.log" | head -5
+        && cp "$dir/tuning/report.md" "$results/$name-exhaustive.md" || fail "$name exhaustive"
+    else
+      rm -f "$results/$name-pruned-cache.json"
+      { $tune "$dir" --cache "$results/$name-pruned-cache.json" $size --quiet \
+          && cp "$dir/tuning/report.json" "$results/$name-pruned.json" \
+          && cp "$dir/tuning/report.md" "$results/$name-pruned.md"
+        $tune "$dir" --model-only --arch "$arch" --no-write $size --quiet \
+          && cp "$dir/tuning/report.json" "$results/$name-model.json"; } \
+        > "$results/$name-pruned.log" 2>&1 || fail "$name pruned"
+    fi
+    grep -h -E 'excluded|error' "$results/$name-$1.log" | head -5
   done
+}
+step exhaustive && { echo "== exhaustive over $outputs"; tune_each exhaustive; }
+step pruned && { echo "== pruned and model-only over $outputs"; tune_each pruned; }
+if step table; then
   python3 - "$results" <<'PY' || fail "pruned picks"
 import glob, json, os, sys
 res = sys.argv[1]
@@ -167,7 +179,8 @@ rows, worst, over = [], 1.0, 0
 for exh_path in sorted(glob.glob(os.path.join(res, "*-exhaustive.json"))):
     name = os.path.basename(exh_path)[:-len("-exhaustive.json")]
     exh = json.load(open(exh_path))
-    pru = json.load(open(os.path.join(res, name + "-pruned.json")))
+    pru_path = os.path.join(res, name + "-pruned.json")
+    pru = json.load(open(pru_path)) if os.path.exists(pru_path) else None
     mod_path = os.path.join(res, name + "-model.json")
     mod = json.load(open(mod_path)) if os.path.exists(mod_path) else None
     for i, k in enumerate(exh["kernels"]):
@@ -176,7 +189,7 @@ for exh_path in sorted(glob.glob(os.path.join(res, "*-exhaustive.json"))):
         if not t:
             rows.append((name, k["kernel"], "-", "no verified variant", "", "", "", "", "")); continue
         best = min(t, key=t.get)
-        pk = pru["kernels"][i]
+        pk = pru["kernels"][i] if pru else {"chosen": None, "variants_timed": 0, "variants_total": 0}
         pick = pk["chosen"]
         ratio = t.get(pick, float("nan")) / t[best]
         share = "%d/%d" % (pk["variants_timed"], pk["variants_total"])
@@ -198,5 +211,6 @@ print("\npruned picks: worst %.3f of the exhaustive best (acceptance: <= 1.05); 
 sys.exit(0 if worst <= 1.05 and over == 0 else 1)
 PY
 fi
-echo "tune_on_gpu: $failures failure(s); results in $results"
+(cd "$results" && tar czf tune-results.tgz --exclude tune-results.tgz . 2>/dev/null)
+echo "tune_on_gpu: $failures failure(s); results in $results (all of it in tune-results.tgz)"
 [ $failures -eq 0 ]

@@ -36,8 +36,7 @@ Kernel atomicUpdates(const Kernel &k, const PassContext &) {
         std::find(k.atomicArrays.begin(), k.atomicArrays.end(), s->name) == k.atomicArrays.end())
       return s;
     auto form = arrayUpdate(s);
-    if (!form)  // the analysis found every conflicting access to be an update
-      throw CompileError(s->loc, "internal error: no atomic form for this store to '" + s->name + "'");
+    if (!form) return s;  // a plain store the analysis found conflicts with no other access
     Type elem = k.findParam(s->name)->type;
     Expr value = form->value->type == elem ? form->value : cast(elem, form->value);
     std::string fn = atomicFunction(form->op, elem);

@@ -14,9 +14,10 @@ using namespace ir;
 
 Kernel readOnlyCache(const Kernel &k, const PassContext &ctx) {
   std::set<std::string> written;
-  visitStmt(k.body, [&](const Stmt &s) {
-    if (s->kind == StmtKind::Store) written.insert(s->name);
-  });
+  for (const Stmt &body : {k.body, k.finish})  // the finish kernel shares the parameters
+    visitStmt(body, [&](const Stmt &s) {
+      if (s->kind == StmtKind::Store) written.insert(s->name);
+    });
   Kernel out = k;
   bool changed = false;
   const CallSites *sites = ctx.callSites;

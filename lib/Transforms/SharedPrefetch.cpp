@@ -17,8 +17,10 @@
 //                                        }
 //
 // Every thread of the block takes part in the staging and the barriers (the guard moves inside),
-// partial tiles at the edges are guarded, and TILE_K is a tuning parameter of its own. Arrays
-// whose access has another shape are left alone with a remark.
+// partial tiles at the edges are guarded, and TILE_K is a tuning parameter of its own. Whether
+// to stage at all is one too (<NAME>_PREFETCH): on an H100 the direct loop already uses whole
+// sectors through L1, so staging in tiles small enough for 48 KB can be slower. Arrays whose
+// access has another shape are left alone with a remark.
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -183,14 +185,19 @@ Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
   }
   after.assign(body.begin() + loopIndex + 1, body.end());
 
-  std::vector<Stmt> top(k.body->stmts.begin(), k.body->stmts.begin() + shape.guardIndex);
+  // Staging pays only when it saves more than its barriers cost, so <NAME>_PREFETCH chooses
+  // between the staged loop and the direct one (a constant: the compiler drops the other).
+  std::vector<Stmt> staged;
   auto shared = std::make_shared<StmtNode>(*decl(tile, access.type, nullptr, mul(blockSize, pitch)));
   shared->shared = true;
-  top.push_back(shared);
-  top.insert(top.end(), before.begin(), before.end());
-  if (!guardedBefore.empty()) top.push_back(ifThen(guard, block(guardedBefore)));
-  top.push_back(withLoc(tiles, loop->loc));
-  if (!after.empty()) top.push_back(ifThen(guard, block(after)));
+  staged.push_back(shared);
+  staged.insert(staged.end(), before.begin(), before.end());
+  if (!guardedBefore.empty()) staged.push_back(ifThen(guard, block(guardedBefore)));
+  staged.push_back(withLoc(tiles, loop->loc));
+  if (!after.empty()) staged.push_back(ifThen(guard, block(after)));
+  std::vector<Stmt> top(k.body->stmts.begin(), k.body->stmts.begin() + shape.guardIndex);
+  top.push_back(ifThen(var(k.macro("PREFETCH")), block(staged),
+                       block({k.body->stmts[shape.guardIndex]})));
   top.insert(top.end(), k.body->stmts.begin() + shape.guardIndex + 1, k.body->stmts.end());
   out.body = withLoc(block(top), k.body->loc);
   out.passes.push_back("SharedPrefetch");
@@ -207,6 +214,7 @@ Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
     throw CompileError(k.loc, "prefetch: a " + std::to_string(maxBlock) + "-thread block needs "
                               "more than 48 KB of shared memory for its tile; lower the block "
                               "size range");
+  out.tuning.push_back({"PREFETCH", k.macro("PREFETCH"), {0, 1}, 1});
   out.tuning.push_back({"TILE_K", k.macro("TILE_K"), values, values.back()});
   out.remarks.push_back("prefetch: " + access.array + " staged in shared memory, " +
                         k.macro("BLOCKSIZE") + " rows x " + k.macro("TILE_K") +

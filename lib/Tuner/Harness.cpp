@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -170,9 +171,12 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
   out << "kernel " << k.name << "\nsource " << job.outDir << "/kernel.cu\ninclude " << job.outDir
       << "\nrefcache " << job.refCache << "\nseed " << job.seed << "\nreps " << job.reps
       << "\nwarmup " << job.warmup << "\nflush " << (job.flush ? 1 : 0) << "\n";
-  long long reduction = 1;
-  for (const auto &[name, value] : job.sizes) reduction = std::max(reduction, value);
-  out << "reduction " << reduction << "\n";
+  // The comparison's tolerance grows with the longest reduction the sizes allow. The kernel
+  // sums in the sequential order (or a tree), whose rounding differs from the reference's like
+  // a random walk: the square root of the length, not the length (too lax at tuning sizes).
+  long long longest = 1;
+  for (const auto &[name, value] : job.sizes) longest = std::max(longest, value);
+  out << "reduction " << static_cast<long long>(std::ceil(std::sqrt(double(longest)))) << "\n";
   for (const ManifestParam &p : k.params) {
     if (p.isArray()) {
       long long count = 0;

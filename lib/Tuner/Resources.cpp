@@ -3,6 +3,7 @@
 
 #include "rtcuda/Tuner/Process.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -171,14 +172,23 @@ std::string ResourceCompiler::runNvrtc(const std::string &source, const std::str
     *ok = false;
     return "nvrtcCreateProgram failed";
   }
+  // --no-cache: NVRTC 13 reuses cubins from the driver's cache on a GPU machine, and a cached
+  // compile prints no ptxas report, which is where the resources come from.
   std::vector<std::string> options = {"--gpu-architecture=" + arch, "-I" + dir,
                                       "-I" + dir + "/runtime", "--ptxas-options=-v",
-                                      "-default-device"};
+                                      "-default-device", "--no-cache"};
   for (const auto &[macro, value] : defines)
     options.push_back("-D" + macro + "=" + std::to_string(value));
   std::vector<const char *> raw;
   for (const std::string &o : options) raw.push_back(o.c_str());
   nvrtcResult status = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
+  if (status == NVRTC_ERROR_INVALID_OPTION) {  // an NVRTC without the cache or the option
+    nvrtcDestroyProgram(&prog);
+    nvrtcCreateProgram(&prog, source.c_str(), "kernel.cu", static_cast<int>(headers.size()),
+                       headers.data(), names.data());
+    raw.erase(std::find(raw.begin(), raw.end(), options[5].c_str()));
+    status = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
+  }
   size_t size = 0;
   nvrtcGetProgramLogSize(prog, &size);
   std::string log(size, '\0');

@@ -147,7 +147,7 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
 
 // Geometry, occupancy and prediction of every variant; the feasible ones ranked.
 void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector<Variant> &space,
-                 const std::vector<Resources> &resources) {
+                 const std::vector<Resources> &resources, const ModelParams &params) {
   const TuneKernel &k = *kr.kernel;
   Variant def = defaultVariant(k);
   for (size_t j = 0; j < space.size(); ++j) {
@@ -171,12 +171,18 @@ void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector
       if (r.occ.blocksPerSM == 0) r.excluded = "infeasible: " + r.occ.infeasible;
       else if (r.geo.totalBlocks() == 0) r.excluded = "infeasible: no blocks at these sizes";
     }
-    if (r.excluded.empty()) {
-      r.feasible = true;
-      r.pred = predict(device, r.occ, r.geo, r.res.spillStores + r.res.spillLoads > 0);
-    }
+    if (r.excluded.empty()) r.feasible = true;
     kr.variants.push_back(r);
   }
+  // The loop nest is the same in every variant: the one mapping the most iterations does one
+  // per thread, a variant mapping k times fewer does k per thread.
+  long long most = 0;
+  for (const VariantRecord &r : kr.variants) most = std::max(most, r.geo.totalIterations());
+  for (VariantRecord &r : kr.variants)
+    if (r.feasible && r.geo.totalIterations() > 0) {
+      r.geo.coarsening = double(most) / double(r.geo.totalIterations());
+      r.pred = predict(device, r.occ, r.geo, r.res.spillStores + r.res.spillLoads > 0, params);
+    }
   std::vector<size_t> order;
   for (size_t j = 0; j < kr.variants.size(); ++j)
     if (kr.variants[j].feasible) order.push_back(j);
@@ -371,7 +377,7 @@ int tuneOutput(const TuneOptions &options) {
     KernelResult kr;
     kr.kernel = &kernels[i];
     kr.sizes = chooseSizes(m, kernels[i], options.sizes, &kr.sizeOrigin);
-    modelKernel(run.device, kr, spaces[i], resources[i]);
+    modelKernel(run.device, kr, spaces[i], resources[i], options.model);
     run.kernels.push_back(std::move(kr));
   }
 

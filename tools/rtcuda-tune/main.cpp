@@ -33,6 +33,8 @@ const char *usage =
     "  --cuda-path DIR      CUDA toolkit for the harness and nvcc (default: the build's)\n"
     "  --jobs N             parallel compiles (default: one per core)\n"
     "  --no-write           leave the parameter headers unchanged\n"
+    "  --model PARAMS       the ranking model's constants, e.g. saturation=0.25,thread=2,block=1\n"
+    "                       (see docs/tuner.md; for calibrating on a new GPU)\n"
     "  --quiet              no progress line\n"
     "  --list-archs         print the offline device table and exit\n";
 
@@ -130,6 +132,13 @@ int main(int argc, char **argv) {
       value(&base.cudaPath);
     } else if (a == "--jobs") {
       base.jobs = static_cast<int>(numeric(1));
+    } else if (a == "--model") {
+      value(&v);
+      if (!parseModelParams(v, &base.model)) {
+        std::cerr << "rtcuda-tune: error: --model expects NAME=VALUE,... (saturation, thread, "
+                     "block, drain, latency, spill), not '" << v << "'\n";
+        return 2;
+      }
     } else if (a == "--no-write") {
       base.writeParams = false;
     } else if (a == "--quiet") {

@@ -44,7 +44,11 @@ struct Geometry {
   long long iterations[2] = {0, 1};
   long long perBlock[2] = {1, 1};
   long long threads = 0;            // threads per block
+  // Iterations each mapped iteration stands for: a variant that merges or skews k loop
+  // iterations into one thread maps k times fewer (set by the tuner from the whole space).
+  double coarsening = 1;
   long long totalBlocks() const { return blocks[0] * blocks[1]; }
+  long long totalIterations() const { return iterations[0] * iterations[1]; }
 };
 
 // The launch a variant gets at the given sizes, computed as launch.cuh does:

@@ -33,6 +33,7 @@ struct TuneOptions {
   std::string cachePath;                    // default <outDir>/tuning/cache.json
   std::string cudaPath;                     // toolkit root for the harness and nvcc
   int jobs = 0;                             // parallel compiles (0: one per core)
+  ModelParams model;                        // --model: the ranking model's constants
   bool quiet = false;
 };
 

@@ -267,16 +267,24 @@ inline Compiled compileVariant(const Job &job, const std::string &source, const 
   // which the driver compiles when the module is loaded.
   std::string arch = native ? "--gpu-architecture=sm_" + std::to_string(want)
                             : "--gpu-architecture=compute_" + std::to_string(archs.back());
+  // --no-cache: a cubin from NVRTC's cache comes without the ptxas report (spills).
   std::vector<std::string> options = {arch, "-I" + job.include, "-I" + job.include + "/runtime",
-                                      "-default-device"};
+                                      "-default-device", "--no-cache"};
   if (native) options.push_back("--ptxas-options=-v");
   for (const std::string &d : v.defines) options.push_back(d);
-  std::vector<const char *> raw;
-  for (const std::string &o : options) raw.push_back(o.c_str());
   nvrtcProgram prog;
-  nvrtcCreateProgram(&prog, source.c_str(), "kernel.cu", 5, stubs, stubNames);
-  nvrtcAddNameExpression(prog, job.kernel.c_str());
-  nvrtcResult r = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
+  nvrtcResult r = NVRTC_ERROR_INVALID_OPTION;
+  for (int attempt = 0; attempt < 2 && r == NVRTC_ERROR_INVALID_OPTION; ++attempt) {
+    if (attempt) {  // an NVRTC that does not know --no-cache
+      nvrtcDestroyProgram(&prog);
+      options.erase(options.begin() + 4);
+    }
+    std::vector<const char *> raw;
+    for (const std::string &o : options) raw.push_back(o.c_str());
+    nvrtcCreateProgram(&prog, source.c_str(), "kernel.cu", 5, stubs, stubNames);
+    nvrtcAddNameExpression(prog, job.kernel.c_str());
+    r = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
+  }
   size_t n = 0;
   nvrtcGetProgramLogSize(prog, &n);
   c.log.assign(n, '\0');

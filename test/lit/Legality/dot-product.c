@@ -10,6 +10,7 @@
 // RUN: FileCheck --check-prefix=CUDA %s < %t/out/kernel.cu
 // RUN: FileCheck --check-prefix=HOST %s < %t/out/launch.cuh
 // RUN: %rtcuda verify %t/out --seed 11 --sizes 31,97,1031 --max-points 100 | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda run %t/out | FileCheck --check-prefix=PROGRAM %s
 //
 // CHECK-LABEL: IR after ParallelLoops (kernel dot)
 // CHECK:      float s = 1.5f;
@@ -57,9 +58,10 @@
 //
 // REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3): parallel; + reduction of 's'
 //
-// CUDA:      dot(int n, const float *x, const float *y, float *r, float *s_total)
+// The finish kernel writes r: it is not read-only (no const) in either kernel.
+// CUDA:      dot(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r, float *s_total)
 // CUDA:      // Kernel 'dot_finish': the statements after the loop nest of 'dot',
-// CUDA:      dot_finish(int n, const float *x, const float *y, float *r, float *s_total)
+// CUDA:      dot_finish(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r, float *s_total)
 //
 // HOST:      static float *d_s_total = NULL;
 // HOST-NEXT: if (!d_s_total) {
@@ -67,6 +69,7 @@
 // HOST:      RTCUDA_LAUNCH(dot, grid, block, n, x, y, r, d_s_total);
 // HOST:      RTCUDA_LAUNCH(dot_finish, dim3(1), dim3(1), n, x, y, r, d_s_total);
 //
+// PROGRAM: 1001.5
 // VERIFY: kernel dot: 32 point(s)
 // VERIFY: verified 1 kernel(s) at 32 parameter point(s) and 3 size(s): 0 mismatch(es)
 
@@ -77,6 +80,20 @@ void dot(int n, const float x[n], const float y[n], float r[1]) {
     s += x[i] * y[i];
   r[0] = s;
 }
+//--- main.c
+#include <stdio.h>
+#include <stdlib.h>
+void dot(int n, const float x[n], const float y[n], float r[1]);
+int main(void) {
+  int n = 1000;
+  float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float)), *r = malloc(sizeof(float));
+  for (int i = 0; i < n; i++) x[i] = y[i] = 1.0f;
+  dot(n, x, y, r);
+  printf("%g\n", r[0]);
+  free(x); free(y); free(r);
+  return 0;
+}
 //--- config.yaml
 kernel_files: [kernel.c]
+main_file: main.c
 kernels: [dot]
