@@ -71,7 +71,8 @@ std::string launchFunction(const LoweredKernel &lk) {
   auto arguments = [&]() {
     for (const ir::Param &p : k.params) {
       const bool unused = p.isArray && !lk.footprints.at(p.name).read && !lk.footprints.at(p.name).written;
-      out << ", " << (unused ? "NULL" : p.name);
+      // A typed null: the emulator's launch deduces parameter types from the arguments.
+      out << ", " << (unused ? "(" + arrayType(p) + ")NULL" : p.name);
     }
     for (const ir::DeviceBuffer &b : k.buffers) out << ", d_" << b.name;
   };
@@ -109,7 +110,7 @@ std::string launchFunction(const LoweredKernel &lk) {
     }
     const ArrayFootprint &f = lk.footprints.at(p.name);
     if (!f.read && !f.written) {
-      args.push_back("NULL");
+      args.push_back("(" + arrayType(p) + ")NULL");
       continue;
     }
     std::string bytes = p.name + "_bytes";

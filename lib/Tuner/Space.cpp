@@ -20,6 +20,9 @@ using nlohmann::json;
 std::vector<TuneKernel> loadKernels(const Manifest &m) {
   std::ifstream in(m.dir + "/manifest.json");
   json j = json::parse(in, nullptr, false);
+  std::ifstream cu(m.dir + "/kernel.cu");
+  std::stringstream source;
+  source << cu.rdbuf();
   std::vector<TuneKernel> out;
   for (const ManifestKernel &mk : m.kernels) {
     TuneKernel k;
@@ -44,6 +47,10 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
       for (const std::string &it : mk.gridIterations)
         k.grid.push_back({it, k.grid.empty() && !k.blockThreads.empty() ? k.blockThreads : "1",
                           k.grid.empty() ? 2147483647LL : 65535LL});
+    if (std::regex_search(source.str(), std::regex("\\b" + mk.name + "_finish\\s*\\(")))
+      k.notMeasurable = "the kernel ends with a reduction (device buffers and a " + mk.name +
+                        "_finish kernel) that manifest.json does not describe, so the harness "
+                        "cannot launch it";
     out.push_back(k);
   }
   return out;

@@ -238,6 +238,10 @@ bool measureBatch(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   for (size_t j : which) {
     VariantRecord &r = kr.variants[j];
     index[r.id] = j;
+    if (!k.notMeasurable.empty()) {
+      r.meas = Measurement::failure("unsupported", k.notMeasurable);
+      continue;
+    }
     if (auto hit = ms.cache.find(key, r.id)) {
       r.meas = *hit;
       r.cached = true;
@@ -283,7 +287,7 @@ void pick(KernelResult &kr, bool measured) {
     for (size_t j = 0; j < kr.variants.size(); ++j) {
       VariantRecord &r = kr.variants[j];
       if (!r.meas) continue;
-      ++kr.timed;
+      if (r.meas->status != "unsupported") ++kr.timed;
       if (r.occ.blocksPerSM > 0 && r.meas->driverBlocksPerSM >= 0 &&
           r.meas->driverBlocksPerSM != r.occ.blocksPerSM && r.meas->regs == r.res.regs)
         ++kr.occupancyDisagreements;

@@ -22,6 +22,9 @@ struct TuneKernel {
   std::vector<GridDim> grid;        // x first
   std::string blockThreads;         // threads per block (over the tuning macros)
   std::string dataType;             // element types of the arrays, e.g. "float" or "double,int"
+  // Why the measurement harness cannot launch this kernel on its own (empty when it can): a
+  // reduction's device buffers and <name>_finish kernel are not described by manifest.json.
+  std::string notMeasurable;
 };
 
 // One point of a kernel's space: a value per tuning parameter, in the order of k.tuning.

@@ -213,6 +213,15 @@ TEST(Measure, StopsWhenInterrupted) {
   EXPECT_EQ(got["BLOCKSIZE=32"].status, "ok");
 }
 
+TEST(Harness, RefusesKernelsItCannotLaunch) {
+  fs::path dir = copyPlanted("finish");
+  std::ofstream(dir / "kernel.cu", std::ios::app)
+      << "__global__ void planted_finish(float *C, const float *A, const float *B, int n, float *t) {}\n";
+  TuneKernel k = loadKernels(rtcuda::readManifest(dir.string())).at(0);
+  EXPECT_NE(k.notMeasurable.find("planted_finish"), std::string::npos);
+  EXPECT_TRUE(loadKernels(rtcuda::readManifest(data + "/planted")).at(0).notMeasurable.empty());
+}
+
 TEST(Harness, GeneratesReferenceGlue) {
   rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
   std::string src = harnessSource(m);
