@@ -15,10 +15,11 @@
 #   unit       TunerTest, its H100 occupancy test on the CSV just recorded
 #   planted    planted bad variants (trap, hang, wrong result) must be excluded with that reason
 #   interrupt  SIGINT during an exhaustive run, then a rerun: nothing finished is timed again
-#   tune       = exhaustive pruned table
+#   tune       = exhaustive pruned budget table
 #   exhaustive each output, every variant timed: RESULTS/<name>-exhaustive.json
 #   pruned     each output, pruned strategy with a fresh cache, and --model-only
-#   table      pruned and model-only picks against the exhaustive best (from RESULTS)
+#   budget     each output, --budget 8 (random start + local moves) with a fresh cache
+#   table      pruned, budget and model-only picks against the exhaustive best (from RESULTS)
 # Everything RESULTS holds is also packed into RESULTS/tune-results.tgz.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +33,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 tune=build-gpu/bin/rtcuda-tune
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-steps=${steps/ tune / exhaustive pruned table }
+steps=${steps/ tune / exhaustive pruned budget table }
 step() { [[ "$steps" == *" $1 "* ]]; }
 
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader || true
@@ -157,6 +158,11 @@ tune_each() {  # tune_each KIND: runs the KIND pass over every output
         > "$results/$name-exhaustive.log" 2>&1 \
         && cp "$dir/tuning/report.json" "$results/$name-exhaustive.json" \
         && cp "$dir/tuning/report.md" "$results/$name-exhaustive.md" || fail "$name exhaustive"
+    elif [ "$1" = budget ]; then
+      rm -f "$results/$name-budget-cache.json"
+      $tune "$dir" --budget 8 --cache "$results/$name-budget-cache.json" --no-write $size --quiet \
+        > "$results/$name-budget.log" 2>&1 \
+        && cp "$dir/tuning/report.json" "$results/$name-budget.json" || fail "$name budget"
     else
       rm -f "$results/$name-pruned-cache.json"
       { $tune "$dir" --cache "$results/$name-pruned-cache.json" $size --quiet \
@@ -171,6 +177,7 @@ tune_each() {  # tune_each KIND: runs the KIND pass over every output
 }
 step exhaustive && { echo "== exhaustive over $outputs"; tune_each exhaustive; }
 step pruned && { echo "== pruned and model-only over $outputs"; tune_each pruned; }
+step budget && { echo "== budget search over $outputs"; tune_each budget; }
 if step table; then
   python3 - "$results" <<'PY' || fail "pruned picks"
 import glob, json, os, sys
@@ -183,11 +190,13 @@ for exh_path in sorted(glob.glob(os.path.join(res, "*-exhaustive.json"))):
     pru = json.load(open(pru_path)) if os.path.exists(pru_path) else None
     mod_path = os.path.join(res, name + "-model.json")
     mod = json.load(open(mod_path)) if os.path.exists(mod_path) else None
+    bud_path = os.path.join(res, name + "-budget.json")
+    bud = json.load(open(bud_path)) if os.path.exists(bud_path) else None
     for i, k in enumerate(exh["kernels"]):
         t = {v["variant"]: v["measured"]["median_us"] for v in k["variants"]
              if v.get("measured", {}).get("status") == "ok"}
         if not t:
-            rows.append((name, k["kernel"], "-", "no verified variant", "", "", "", "", "")); continue
+            rows.append((name, k["kernel"], "-", "no verified variant", "", "", "", "", "", "")); continue
         best = min(t, key=t.get)
         pk = pru["kernels"][i] if pru else {"chosen": None, "variants_timed": 0, "variants_total": 0}
         pick = pk["chosen"]
@@ -196,12 +205,16 @@ for exh_path in sorted(glob.glob(os.path.join(res, "*-exhaustive.json"))):
         mpick = mod["kernels"][i]["chosen"] if mod else None
         mratio = t.get(mpick, float("nan")) / t[best] if mpick else float("nan")
         dratio = t.get(k["default"], float("nan")) / t[best]
+        bpick = bud["kernels"][i]["chosen"] if bud else None
+        bratio = t.get(bpick, float("nan")) / t[best] if bpick else float("nan")
         if pk["variants_timed"] > 0.3 * pk["variants_total"]: over += 1
         worst = max(worst, ratio) if ratio == ratio else worst
         sizes = ",".join("%s=%s" % kv for kv in k["sizes"].items())
         rows.append((name, k["kernel"], sizes, "%s %.2f" % (best[10:] if best.startswith("BLOCKSIZE=") else best, t[best]),
-                     pick, share, "%.3f" % ratio, "%s %.3f" % (mpick, mratio), "%.3f" % dratio))
-head = ("output", "kernel", "sizes", "best (us)", "pruned pick", "timed", "pick/best", "model-only pick/best", "default/best")
+                     pick, share, "%.3f" % ratio, "%.3f" % bratio, "%s %.3f" % (mpick, mratio),
+                     "%.3f" % dratio))
+head = ("output", "kernel", "sizes", "best (us)", "pruned pick", "timed", "pick/best",
+        "budget-8/best", "model-only pick/best", "default/best")
 w = [max(len(str(r[c])) for r in rows + [head]) for c in range(len(head))]
 print()
 for r in [head] + rows:

@@ -4,37 +4,17 @@
 #include "rtcuda/Analysis/Footprint.h"
 #include "rtcuda/IR/Printer.h"
 
+#include "KernelBuilders.h"
+
 #include <gtest/gtest.h>
 
 using namespace rtcuda;
 using namespace rtcuda::ir;
+using namespace rtcuda::ir::test;
 
 namespace {
 
-const Type Int = Type::of(ScalarKind::Int);
-const Type Float = Type::of(ScalarKind::Float);
 
-Expr v(const std::string &name) { return var(name); }
-Expr c(int64_t value) { return intImm(value); }
-Expr B(const char *op, Expr a, Expr b) { return binary(op, std::move(a), std::move(b)); }
-Expr ld(const std::string &array, std::vector<Expr> indices, Type t = Float) {
-  return load(array, std::move(indices), t);
-}
-
-Param scalar(const std::string &name) {
-  Param p;
-  p.name = name;
-  p.type = Int;
-  return p;
-}
-// dims: logical extents, outermost first; a null first extent is an unsized pointer.
-Param array(const std::string &name, std::vector<Expr> dims, Type t = Float) {
-  Param p = scalar(name);
-  p.type = t;
-  p.isArray = true;
-  p.dims = std::move(dims);
-  return p;
-}
 
 Stmt loop(const std::string &var, Expr min, Expr end, std::vector<Stmt> body, int64_t step = 1) {
   return forLoop(var, Int, std::move(min), std::move(end), c(step), block(std::move(body)));

@@ -5,37 +5,18 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 
+#include "KernelBuilders.h"
+
 #include <gtest/gtest.h>
 
 using namespace rtcuda;
 using namespace rtcuda::ir;
+using namespace rtcuda::ir::test;
 
 namespace {
 
-const Type Int = Type::of(ScalarKind::Int);
-const Type Float = Type::of(ScalarKind::Float);
-
-Expr v(const std::string &name) { return var(name); }
-Expr c(int64_t value) { return intImm(value); }
-Expr B(const char *op, Expr a, Expr b) { return binary(op, std::move(a), std::move(b)); }
-Expr ld(const std::string &array, std::vector<Expr> indices, Type t = Float) {
-  return load(array, std::move(indices), t);
-}
 SourceLoc at(unsigned line, unsigned col = 3) { return SourceLoc{"k.c", line, col}; }
 
-Param scalar(const std::string &name) {
-  Param p;
-  p.name = name;
-  p.type = Int;
-  return p;
-}
-Param array(const std::string &name, std::vector<Expr> dims, Type t = Float) {
-  Param p = scalar(name);
-  p.type = t;
-  p.isArray = true;
-  p.dims = std::move(dims);
-  return p;
-}
 
 Stmt loop(const std::string &var, Expr end, std::vector<Stmt> body) {
   return forLoop(var, Int, c(0), std::move(end), c(1), block(std::move(body)));
