@@ -121,17 +121,23 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
   return std::stoll(match[1]);
 }
 
+// Reads the output's manifest; reports a problem and returns false.
+bool loadManifest(const std::string &outDir, Manifest &m) {
+  try {
+    m = readManifest(outDir);
+    return true;
+  } catch (const ManifestError &e) {
+    std::cerr << e.what() << "\n";
+    return false;
+  }
+}
+
 }  // namespace
 
 int verifyOutput(const std::string &outDir, const VerifyOptions &given,
                  const EmulationToolchain &tools) {
   Manifest m;
-  try {
-    m = readManifest(outDir);
-  } catch (const ManifestError &e) {
-    std::cerr << e.what() << "\n";
-    return 1;
-  }
+  if (!loadManifest(outDir, m)) return 1;
   VerifyOptions options = given;
   if (!options.seedGiven) options.seed = std::random_device{}() % 1000000;
   auto start = std::chrono::steady_clock::now();
@@ -176,12 +182,7 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
 int runOutput(const std::string &outDir, const std::vector<std::string> &args,
               const EmulationToolchain &tools) {
   Manifest m;
-  try {
-    m = readManifest(outDir);
-  } catch (const ManifestError &e) {
-    std::cerr << e.what() << "\n";
-    return 1;
-  }
+  if (!loadManifest(outDir, m)) return 1;
   if (m.main.empty()) {
     std::cerr << outDir << ": error: this output has no main program (the config names no "
                            "main file)\n";
