@@ -7,6 +7,8 @@
 
 #include "rtcuda/IR/Mutate.h"
 
+#include <cstdlib>
+
 namespace rtcuda {
 
 using namespace ir;
@@ -49,6 +51,22 @@ Kernel replaceParallelLoop(const Kernel &k, const std::string &var, const Stmt &
   return out;
 }
 
+int closestValue(const std::vector<int> &values, int wanted) {
+  int best = values.front();
+  for (int v : values)
+    if (std::abs(v - wanted) < std::abs(best - wanted)) best = v;
+  return best;
+}
+
+TuningParam factorParam(const Kernel &k, const std::string &name, const TuningRange &r,
+                        int wanted) {
+  std::vector<int> values;
+  for (int v = 1; v <= r.max; v *= 2)
+    if (v >= r.min) values.push_back(v);
+  if (values.empty() || values.back() != r.max) values.push_back(r.max);
+  return {name, k.macro(name), values, closestValue(values, wanted)};
+}
+
 static bool unitStep(const Stmt &loop) {
   int64_t step = 0;
   return isConst(loop->step, &step) && step == 1;
@@ -73,6 +91,8 @@ Kernel blockMerge(const Kernel &k, const PassContext &ctx) {
   if (loops.size() == 1) spec.striped = var(k.macro("MERGE_STRIPED"));
   Kernel out = replaceParallelLoop(k, rows->name, stripMineAndJam(k, rows, spec));
   out.passes.push_back("BlockMerge");
+  out.tuning.push_back(factorParam(k, "MERGE_LEVEL", ctx.options.mergeLevel, 4));
+  if (spec.striped) out.tuning.push_back({"MERGE_STRIPED", k.macro("MERGE_STRIPED"), {0, 1}, 1});
   out.remarks.push_back("merge: each thread computes " + k.macro("MERGE_LEVEL") +
                         " iterations of loop '" + rows->name + "'" +
                         (loops.size() == 1 ? " (" + k.macro("MERGE_STRIPED") +
@@ -104,6 +124,8 @@ Kernel blockSkew(const Kernel &k, const PassContext &ctx) {
   spec.outerSuffix = "_skewed";
   Kernel out = replaceParallelLoop(k, cols->name, stripMineAndJam(k, cols, spec));
   out.passes.push_back("BlockSkew");
+  out.tuning.push_back(factorParam(k, "SKEW_LEVEL", ctx.options.skewLevel, 2));
+  out.tuning.push_back({"SKEW_STRIPED", k.macro("SKEW_STRIPED"), {0, 1}, 1});
   out.remarks.push_back("skew: each thread computes " + k.macro("SKEW_LEVEL") +
                         " iterations of loop '" + cols->name + "', consecutive (" +
                         k.macro("SKEW_STRIPED") + "=0) or BLOCKSIZE apart (=1, coalesced)");

@@ -40,26 +40,6 @@ std::string macroPrefix(const std::string &name) {
   return prefix;
 }
 
-// Powers of two within [min, max], and max itself: per-thread work factors.
-std::vector<int> powersOfTwo(const TuningRange &r) {
-  std::vector<int> values;
-  for (int v = 1; v <= r.max; v *= 2)
-    if (v >= r.min) values.push_back(v);
-  if (values.empty() || values.back() != r.max) values.push_back(r.max);
-  return values;
-}
-
-int closestTo(const std::vector<int> &values, int wanted) {
-  int best = values.front();
-  for (int v : values)
-    if (std::abs(v - wanted) < std::abs(best - wanted)) best = v;
-  return best;
-}
-
-bool applied(const ir::Kernel &k, const std::string &pass) {
-  return std::find(k.passes.begin(), k.passes.end(), pass) != k.passes.end();
-}
-
 // The tuning space of the parameters the passes introduced.
 std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOptions &o) {
   ir::TuningParam blockSize{"BLOCKSIZE", k.macro("BLOCKSIZE"), {}, 0};
@@ -77,25 +57,10 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
     throw CompileError(k.loc, "kernel '" + k.name + "': default block size " +
                                   std::to_string(wanted) + " is not a multiple of 32 in the " +
                                   "block size range");
-  blockSize.defaultValue = closestTo(blockSize.values, wanted);
+  blockSize.defaultValue = closestValue(blockSize.values, wanted);
   std::vector<ir::TuningParam> space{blockSize};
-  // Parameters a pass chose its own space for (TILE_K).
+  // The parameters the passes introduced, each with the space the pass chose.
   space.insert(space.end(), k.tuning.begin(), k.tuning.end());
-  auto add = [&](const std::string &name, std::vector<int> values, int wanted) {
-    int def = closestTo(values, wanted);
-    space.push_back({name, k.macro(name), std::move(values), def});
-  };
-  if (applied(k, "BlockMerge")) {
-    add("MERGE_LEVEL", powersOfTwo(o.mergeLevel), 4);
-    if (k.macroPrefix.size() && std::any_of(k.remarks.begin(), k.remarks.end(), [&](const std::string &r) {
-          return r.find(k.macro("MERGE_STRIPED")) != std::string::npos;
-        }))
-      add("MERGE_STRIPED", {0, 1}, 1);
-  }
-  if (applied(k, "BlockSkew")) {
-    add("SKEW_LEVEL", powersOfTwo(o.skewLevel), 2);
-    add("SKEW_STRIPED", {0, 1}, 1);
-  }
   return space;
 }
 

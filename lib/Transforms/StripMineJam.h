@@ -17,6 +17,11 @@ struct StripSpec {
 // Returns the loop that replaces `loop` (a parallel loop with step 1).
 ir::Stmt stripMineAndJam(const ir::Kernel &k, const ir::Stmt &loop, const StripSpec &spec);
 
+// A per-thread work factor's tuning parameter: the powers of two in the configured range and
+// its maximum, defaulting to the value closest to `wanted`.
+ir::TuningParam factorParam(const ir::Kernel &k, const std::string &name, const TuningRange &r,
+                            int wanted);
+
 // The outer parallel loops of the kernel's nest, outermost first.
 std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 // Replaces the loop named `var` in the parallel nest by `replacement`.
