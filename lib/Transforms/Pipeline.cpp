@@ -84,11 +84,8 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   dumpIf(dump, "ParallelLoops", k);
   out.source = k;
   out.footprints = computeFootprints(k);
-  for (const ir::Stmt &s : k.body->stmts)
-    for (ir::Stmt l = s; l && l->kind == ir::StmtKind::For && l->loopKind == ir::LoopKind::Parallel;
-         l = l->body->kind == ir::StmtKind::Block && l->body->stmts.size() == 1 ? l->body->stmts[0]
-                                                                               : l->body)
-      out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
+  for (const ir::Stmt &l : parallelLoops(k))
+    out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
 
   PassContext ctx{source.options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {

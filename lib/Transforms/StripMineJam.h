@@ -22,8 +22,6 @@ ir::Stmt stripMineAndJam(const ir::Kernel &k, const ir::Stmt &loop, const StripS
 ir::TuningParam factorParam(const ir::Kernel &k, const std::string &name, const TuningRange &r,
                             int wanted);
 
-// The outer parallel loops of the kernel's nest, outermost first.
-std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 // Replaces the loop named `var` in the parallel nest by `replacement`.
 ir::Kernel replaceParallelLoop(const ir::Kernel &k, const std::string &var,
                                const ir::Stmt &replacement);

@@ -45,6 +45,8 @@ ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);
 
 // Helpers shared by passes.
+// The outer parallel loops of the kernel's nest, outermost first.
+std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 // The value of `values` closest to `wanted` (the first of equally close ones).
 int closestValue(const std::vector<int> &values, int wanted);
 // Returns a name not used by any variable, parameter or loop of the kernel.
