@@ -8,6 +8,7 @@
 // main.c may lack includes and prototypes (the original's examples do): it is parsed after a
 // prelude with the standard headers, the RT-API and the kernels' prototypes.
 #include "rtcuda/Frontend/ClangParse.h"
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/CodeGen/CodeGen.h"
 
 #include <clang/AST/ASTContext.h>
@@ -163,13 +164,6 @@ private:
   }
 };
 
-std::string readText(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = bool(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 }  // namespace
 
@@ -220,9 +214,7 @@ private:
 std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &program,
                                    Diagnostics &diags, std::string &text, bool quiet) {
   std::string shown = displayPath(options.mainFile);
-  bool ok = false;
-  text = readText(options.mainFile, ok);
-  if (!ok) {
+  if (!readFile(options.mainFile, text)) {
     diags.error(shown, "cannot read main file");
     return nullptr;
   }

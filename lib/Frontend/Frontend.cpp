@@ -2,6 +2,7 @@
 // function body as written (loops still serial); the analyses and passes decide the rest.
 // Anything the IR cannot express faithfully is an error at the user's line, never a guess.
 #include "rtcuda/Frontend/ClangParse.h"
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/IR/Simplify.h"
 
@@ -511,14 +512,6 @@ private:
   }
 };
 
-std::string readFile(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = bool(in);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // The prototype of a function as written (everything before its body).
 std::string prototype(const FunctionDecl *fn, const SourceManager &sm, const LangOptions &lang) {
   SourceRange r(fn->getBeginLoc(), fn->getBody()->getBeginLoc().getLocWithOffset(-1));
@@ -535,9 +528,8 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
   bool everyFileParsed = true;
   for (const std::string &path : options.kernelFiles) {
     std::string shown = displayPath(path);
-    bool readable;
-    std::string text = readFile(path, readable);
-    if (!readable) {
+    std::string text;
+    if (!readFile(path, text)) {
       diags.error(shown, "cannot read kernel file");
       continue;
     }

@@ -1,6 +1,7 @@
 // Generating, building and running the measurement harness (see Harness.h and
 // harness/rtcuda_tune_harness.h, the code every harness includes).
 #include "rtcuda/Tuner/Harness.h"
+#include "rtcuda/Support/Files.h"
 
 #include "rtcuda/Tuner/Expr.h"
 #include "rtcuda/Tuner/Process.h"
@@ -46,16 +47,9 @@ HarnessToolchain defaultToolchain(const std::string &cudaPath) {
 
 namespace {
 
-std::string readText(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Writes only when the content changes, so the build below can be skipped.
 bool writeIfChanged(const fs::path &p, const std::string &text) {
-  if (fs::exists(p) && readText(p) == text) return false;
+  if (fs::exists(p) && readFile(p.string()) == text) return false;
   std::ofstream out(p);
   out << text;
   return true;
@@ -111,7 +105,7 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   std::string renames;
   for (const ManifestKernel &k : m.kernels) renames += " -D" + k.name + "=rtcuda_ref_" + k.name;
   std::string objects, refText;
-  for (const std::string &ref : m.referenceSources) refText += readText(fs::path(m.dir) / ref);
+  for (const std::string &ref : m.referenceSources) refText += readFile((fs::path(m.dir) / ref).string());
   changed |= writeIfChanged(work / "reference.hash", contentHash(refText + renames + tools.cc));
   *exe = (work / "harness").string();
   if (!changed && fs::exists(*exe)) return true;

@@ -1,5 +1,6 @@
 // Compiling variants for their resource usage (see Resources.h).
 #include "rtcuda/Tuner/Resources.h"
+#include "rtcuda/Support/Files.h"
 
 #include "rtcuda/Tuner/Process.h"
 
@@ -93,13 +94,6 @@ const std::vector<std::pair<std::string, std::string>> &nvrtcHeaderStubs() {
 }
 
 namespace {
-
-std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string findNvcc(const std::string &cudaPath) {
   std::vector<std::string> roots;

@@ -1,5 +1,6 @@
 // rtcuda-tune's driver: resources, model, strategy, measurement, pick, reports (see Tuner.h).
 #include "rtcuda/Tuner/Tuner.h"
+#include "rtcuda/Support/Files.h"
 
 #include "rtcuda/Tuner/Expr.h"
 #include "rtcuda/Tuner/Harness.h"
@@ -27,13 +28,6 @@ volatile bool tuneInterrupted = false;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readText(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // One status line, rewritten in place on a terminal.
 class Progress {
@@ -75,8 +69,8 @@ std::string fmt(double v, int digits = 2) {
 // What identifies a kernel's code for the caches: kernel.cu, the reference C, the kernel's
 // name and tuning space (not the header's default, which the tuner itself rewrites).
 std::string kernelHash(const Manifest &m, const TuneKernel &k) {
-  std::string text = readText(fs::path(m.dir) / "kernel.cu");
-  for (const std::string &ref : m.referenceSources) text += readText(fs::path(m.dir) / ref);
+  std::string text = readFile((fs::path(m.dir) / "kernel.cu").string());
+  for (const std::string &ref : m.referenceSources) text += readFile((fs::path(m.dir) / ref).string());
   text += "\n" + k.k.name;
   for (const ManifestTuning &t : k.k.tuning) {
     text += " " + t.name + ":" + t.macro;

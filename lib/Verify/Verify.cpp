@@ -1,6 +1,7 @@
 // `rtcuda verify` and `rtcuda run`: build generated CUDA as C++ against the emulation shim
 // (AddressSanitizer + UndefinedBehaviorSanitizer; ThreadSanitizer for the race pass) and run it.
 #include "rtcuda/Verify/Verify.h"
+#include "rtcuda/Support/Files.h"
 
 #include <chrono>
 #include <cstdio>
@@ -34,13 +35,6 @@ int shell(const std::string &command, const std::string &log = "") {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string readText(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 void writeText(const fs::path &path, const std::string &text) {
   std::ofstream out(path);
   out << text;
@@ -58,7 +52,7 @@ bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const
     std::string cmd = tools.cc + " -std=gnu11 -O1 -g -w " + sanitize + renames + " -c " +
                       quote(m.dir + "/" + ref) + " -o " + quote(object.string());
     if (shell(cmd, log) != 0) {
-      std::cerr << readText(log) << "rtcuda verify: error: cannot compile " << ref << "\n";
+      std::cerr << readFile(log) << "rtcuda verify: error: cannot compile " << ref << "\n";
       return false;
     }
     objects.push_back(object.string());
@@ -86,7 +80,7 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
   cmd += " " + quote(threads ? tools.emuTsanLib : tools.emuAsanLib) + " -lpthread -lm -o " +
          quote(exe.string());
   if (shell(cmd, log) != 0) {
-    std::cerr << readText(log) << "rtcuda verify: error: cannot build the harness\n";
+    std::cerr << readFile(log) << "rtcuda verify: error: cannot build the harness\n";
     return -1;
   }
   std::string args = " --seed " + std::to_string(options.seed);
@@ -104,7 +98,7 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
   }
   fs::path out = work / (threads ? "race.log" : "run.log");
   int status = shell(env + " " + quote(exe.string()) + args, out.string());
-  std::string text = readText(out.string());
+  std::string text = readFile(out.string());
   std::smatch match;
   static const std::regex summary(R"(harness: \d+ kernel\(s\) \d+ point\(s\) \d+ size\(s\) (\d+) mismatch)");
   if (!threads || status != 0) std::cout << text;
@@ -201,7 +195,7 @@ int runOutput(const std::string &outDir, const std::vector<std::string> &args,
   cmd += " -lpthread -lm -o " + quote(exe.string());
   std::string log = (build / "build.log").string();
   if (shell(cmd, log) != 0) {
-    std::cerr << readText(log) << "rtcuda run: error: cannot build " << outDir << "/" << m.main
+    std::cerr << readFile(log) << "rtcuda run: error: cannot build " << outDir << "/" << m.main
               << " for the emulator\n";
     return 1;
   }

@@ -2,6 +2,7 @@
 #include "Commands.h"
 
 #include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/Config/Options.h"
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/IR/Printer.h"
@@ -18,13 +19,6 @@ namespace rtcuda {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // The program is named after the output folder (out/madd_std builds madd_std).
 std::string programName(const std::string &outDir) {
