@@ -2,17 +2,25 @@
 //
 // Dense: each dense call at n x n (default n = 4096) against the same cuBLAS call on the same
 // device arrays; the ratio median(RT-API) / median(direct) is the API's overhead (argument
-// checks, pointer queries, synchronization). A third column calls the RT-API with host (malloc)
-// arrays, as a plain C program does: staging to the device and back is included.
+// checks, pointer queries, and any wait). A third column calls the RT-API with host (malloc)
+// arrays, as a plain C program does: staging to the device and back is included. The cuBLAS
+// calls are the library's own (BlasTraits.h), so both sides run the same cuBLAS entry points.
 // Sparse: y = A x on 2-D Laplacians and random sparse matrices built in code, RT-API (CSR, BSR,
 // host arrays) against cusparseSpMV with a prepared descriptor and buffer.
 //
-// Timing: CUDA events around each call (the RT-API calls return after their GPU work is done,
-// so the host-side overhead lies between the events too), warm-up runs first, then --reps timed
-// rounds (default 15) in which the RT-API call and the direct call run interleaved, rotating
-// through 3 sets of random inputs; the median and the spread (min..max) are reported. Every CUDA,
-// cuBLAS, cuSPARSE and RT-API status is checked, and each RT-API result is compared with the direct
-// call's.
+// Timing: CUDA events on the legacy default stream around each call. Both sides run there (the
+// benchmark's handles and the library's keep the NULL stream), and the GPU is idle when `start`
+// is recorded (each run ends with a wait on `stop`), so the interval is, for either side alike,
+// the host time until the work reaches the GPU (argument checks, pointer queries, cuBLAS's own
+// set-up) plus the GPU time, plus any wait inside the call before `stop` can be recorded. A
+// dense RT-API call on device arrays does not wait, as the direct call does not; the dot
+// product waits on both sides (host result). Warm-up runs first, then --reps timed rounds
+// (default 15) in which the RT-API call and the direct call run interleaved, rotating through 3
+// sets of random inputs; the median and the spread (min..max) are reported. Every CUDA, cuBLAS,
+// cuSPARSE and RT-API status is checked, and each RT-API result is compared with the direct
+// call's. Between the dense and the sparse tables, the host time per call of back-to-back calls
+// at a tiny size isolates the per-call overhead.
+#include "BlasTraits.h" // lib/Runtime/RTAPI/cuda: the library's cuBLAS traits
 #include "rtapi.h"
 
 #include <cublas_v2.h>
@@ -20,6 +28,7 @@
 #include <cusparse.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -156,72 +165,38 @@ void show(const Line &l) {
 
 // ---- dense ------------------------------------------------------------------------------------
 
-template <class T> struct Blas;
-template <> struct Blas<float> {
+using rtapi::gpu::Blas;
+constexpr cublasOperation_t kN = CUBLAS_OP_N, kT = CUBLAS_OP_T;
+
+// The RT-API functions of one precision, for square sizes.
+template <class T> struct Api;
+template <> struct Api<float> {
   static constexpr const char *type = "float";
-  static constexpr const char *names[5] = {"RTdSMM", "RTdSMV", "RTdSMT", "RTdSVV", "RTdSDOT"};
-  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t a, cublasOperation_t b, int m,
-                             int n, int k, const float *A, int lda, const float *B, int ldb,
-                             float *C, int ldc) {
-    const float one = 1, zero = 0;
-    return cublasSgemm(h, a, b, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
-  }
-  static cublasStatus_t gemv(cublasHandle_t h, int m, int n, const float *A, const float *x,
-                             float *y) {
-    const float one = 1, zero = 0;
-    return cublasSgemv(h, CUBLAS_OP_T, m, n, &one, A, m, x, 1, &zero, y, 1);
-  }
-  static cublasStatus_t geam(cublasHandle_t h, int m, int n, const float *A, float *C) {
-    const float one = 1, zero = 0;
-    return cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, A, n, &zero, C, m, C, m);
-  }
-  static cublasStatus_t dot(cublasHandle_t h, int n, const float *x, const float *y, float *r) {
-    return cublasSdot(h, n, x, 1, y, 1, r);
-  }
-  static int apiMM(float *C, const float *A, const float *B, int n) {
+  static constexpr const char *names[6] = {"RTdSMM", "RTdSMV",  "RTdSMT",
+                                           "RTdSVV", "RTdSDOT", "RTdSDOT (device r)"};
+  static int mm(float *C, const float *A, const float *B, int n) {
     return RTdSMM(C, A, B, n, n, n);
   }
-  static int apiMV(float *C, const float *A, const float *B, int n) {
-    return RTdSMV(C, A, B, n, n);
-  }
-  static int apiMT(float *C, const float *A, int n) { return RTdSMT(C, A, n, n); }
-  static int apiVV(float *C, const float *A, const float *B, int n) {
-    return RTdSVV(C, A, n, B, n);
-  }
-  static int apiDot(const float *A, const float *B, int n, float *r) { return RTdSDOT(A, B, n, r); }
+  static int mv(float *C, const float *A, const float *B, int n) { return RTdSMV(C, A, B, n, n); }
+  static int mt(float *C, const float *A, int n) { return RTdSMT(C, A, n, n); }
+  static int vv(float *C, const float *A, const float *B, int n) { return RTdSVV(C, A, n, B, n); }
+  static int dot(const float *A, const float *B, int n, float *r) { return RTdSDOT(A, B, n, r); }
 };
-template <> struct Blas<double> {
+template <> struct Api<double> {
   static constexpr const char *type = "double";
-  static constexpr const char *names[5] = {"RTdDMM", "RTdDMV", "RTdDMT", "RTdDVV", "RTdDDOT"};
-  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t a, cublasOperation_t b, int m,
-                             int n, int k, const double *A, int lda, const double *B, int ldb,
-                             double *C, int ldc) {
-    const double one = 1, zero = 0;
-    return cublasDgemm(h, a, b, m, n, k, &one, A, lda, B, ldb, &zero, C, ldc);
-  }
-  static cublasStatus_t gemv(cublasHandle_t h, int m, int n, const double *A, const double *x,
-                             double *y) {
-    const double one = 1, zero = 0;
-    return cublasDgemv(h, CUBLAS_OP_T, m, n, &one, A, m, x, 1, &zero, y, 1);
-  }
-  static cublasStatus_t geam(cublasHandle_t h, int m, int n, const double *A, double *C) {
-    const double one = 1, zero = 0;
-    return cublasDgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, &one, A, n, &zero, C, m, C, m);
-  }
-  static cublasStatus_t dot(cublasHandle_t h, int n, const double *x, const double *y, double *r) {
-    return cublasDdot(h, n, x, 1, y, 1, r);
-  }
-  static int apiMM(double *C, const double *A, const double *B, int n) {
+  static constexpr const char *names[6] = {"RTdDMM", "RTdDMV",  "RTdDMT",
+                                           "RTdDVV", "RTdDDOT", "RTdDDOT (device r)"};
+  static int mm(double *C, const double *A, const double *B, int n) {
     return RTdDMM(C, A, B, n, n, n);
   }
-  static int apiMV(double *C, const double *A, const double *B, int n) {
+  static int mv(double *C, const double *A, const double *B, int n) {
     return RTdDMV(C, A, B, n, n);
   }
-  static int apiMT(double *C, const double *A, int n) { return RTdDMT(C, A, n, n); }
-  static int apiVV(double *C, const double *A, const double *B, int n) {
+  static int mt(double *C, const double *A, int n) { return RTdDMT(C, A, n, n); }
+  static int vv(double *C, const double *A, const double *B, int n) {
     return RTdDVV(C, A, n, B, n);
   }
-  static int apiDot(const double *A, const double *B, int n, double *r) {
+  static int dot(const double *A, const double *B, int n, double *r) {
     return RTdDDOT(A, B, n, r);
   }
 };
@@ -254,7 +229,7 @@ void denseCase(const char *name, const std::string &size, std::size_t outCount,
   CHECK_CUDA(cudaMalloc(&outDirect, outCount * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&outApi, outCount * sizeof(T)));
   std::vector<T> outHost(outCount);
-  Line l{name, Blas<T>::type, size, {}, {}, {}, true, 0};
+  Line l{name, Api<T>::type, size, {}, {}, {}, true, 0};
   // The host-array variant runs apart: its long staging copies leave the GPU idle.
   const std::vector<Stats> t =
       timeAll({[&](int i) { direct(i, outDirect); }, [&](int i) { api(i, outApi); }});
@@ -274,58 +249,117 @@ void denseCase(const char *name, const std::string &size, std::size_t outCount,
   show(l);
 }
 
+// Device pointer mode on the benchmark's handle for one direct call, as the RT-API uses for a
+// device result.
+struct DeviceMode {
+  cublasHandle_t h;
+  explicit DeviceMode(cublasHandle_t handle) : h(handle) {
+    CHECK_CUBLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
+  }
+  ~DeviceMode() { cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST); }
+};
+
+// The direct calls are the ones the RT-API makes for a square size (Dense.cpp): row-major
+// C = A B is gemm(N, N) of B and A, y = A x is gemv(T), C = A^T is geam(T) with beta = 0.
 template <class T> void dense(cublasHandle_t h, int n) {
   const std::size_t nn = static_cast<std::size_t>(n) * n, N = static_cast<std::size_t>(n);
   const std::string sq = std::to_string(n) + "x" + std::to_string(n);
   using B = Blas<T>;
+  using R = Api<T>;
+  const T one = 1, zero = 0;
   {
     Inputs<T> A(nn), Bm(nn);
     denseCase<T>(
-        B::names[0], sq + "x" + std::to_string(n), nn,
+        R::names[0], sq + "x" + std::to_string(n), nn,
         [&](int i, T *C) {
-          CHECK_CUBLAS(
-              B::gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, Bm.dev(i), n, A.dev(i), n, C, n));
+          CHECK_CUBLAS(B::gemm(h, kN, kN, n, n, n, &one, Bm.dev(i), n, A.dev(i), n, &zero, C, n));
         },
-        [&](int i, T *C) { CHECK_RT(B::apiMM(C, A.dev(i), Bm.dev(i), n)); },
-        [&](int i, T *C) { CHECK_RT(B::apiMM(C, A.hst(i), Bm.hst(i), n)); });
+        [&](int i, T *C) { CHECK_RT(R::mm(C, A.dev(i), Bm.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(R::mm(C, A.hst(i), Bm.hst(i), n)); });
   }
   {
     Inputs<T> A(nn), x(N);
     denseCase<T>(
-        B::names[1], sq, N,
-        [&](int i, T *y) { CHECK_CUBLAS(B::gemv(h, n, n, A.dev(i), x.dev(i), y)); },
-        [&](int i, T *y) { CHECK_RT(B::apiMV(y, A.dev(i), x.dev(i), n)); },
-        [&](int i, T *y) { CHECK_RT(B::apiMV(y, A.hst(i), x.hst(i), n)); });
+        R::names[1], sq, N,
+        [&](int i, T *y) {
+          CHECK_CUBLAS(B::gemv(h, kT, n, n, &one, A.dev(i), n, x.dev(i), &zero, y));
+        },
+        [&](int i, T *y) { CHECK_RT(R::mv(y, A.dev(i), x.dev(i), n)); },
+        [&](int i, T *y) { CHECK_RT(R::mv(y, A.hst(i), x.hst(i), n)); });
     denseCase<T>(
-        B::names[2], sq, nn, [&](int i, T *C) { CHECK_CUBLAS(B::geam(h, n, n, A.dev(i), C)); },
-        [&](int i, T *C) { CHECK_RT(B::apiMT(C, A.dev(i), n)); },
-        [&](int i, T *C) { CHECK_RT(B::apiMT(C, A.hst(i), n)); });
+        R::names[2], sq, nn,
+        [&](int i, T *C) {
+          CHECK_CUBLAS(B::geam(h, kT, kN, n, n, &one, A.dev(i), n, &zero, C, n, C, n));
+        },
+        [&](int i, T *C) { CHECK_RT(R::mt(C, A.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(R::mt(C, A.hst(i), n)); });
   }
   {
     Inputs<T> x(N), y(N);
     denseCase<T>(
-        B::names[3], sq, nn,
+        R::names[3], sq, nn,
         [&](int i, T *C) {
-          CHECK_CUBLAS(
-              B::gemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, 1, y.dev(i), n, x.dev(i), 1, C, n));
+          CHECK_CUBLAS(B::gemm(h, kN, kN, n, n, 1, &one, y.dev(i), n, x.dev(i), 1, &zero, C, n));
         },
-        [&](int i, T *C) { CHECK_RT(B::apiVV(C, x.dev(i), y.dev(i), n)); },
-        [&](int i, T *C) { CHECK_RT(B::apiVV(C, x.hst(i), y.hst(i), n)); });
-    // The dot product's result is a host scalar; it is written to element 0 of the output.
+        [&](int i, T *C) { CHECK_RT(R::vv(C, x.dev(i), y.dev(i), n)); },
+        [&](int i, T *C) { CHECK_RT(R::vv(C, x.hst(i), y.hst(i), n)); });
+    // A host result, as a C program reads it: both sides compute into a host scalar (cuBLAS host
+    // pointer mode, which waits for the result) and copy it to element 0 of the device output
+    // with the same cudaMemcpy, so the comparison holds.
     denseCase<T>(
-        B::names[4], std::to_string(n), 1,
+        R::names[4], std::to_string(n), 1,
         [&](int i, T *r) {
           T v;
           CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), &v));
-          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyDefault));
+          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyHostToDevice));
         },
         [&](int i, T *r) {
           T v;
-          CHECK_RT(B::apiDot(x.dev(i), y.dev(i), n, &v));
-          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyDefault));
+          CHECK_RT(R::dot(x.dev(i), y.dev(i), n, &v));
+          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyHostToDevice));
         },
-        [&](int i, T *r) { CHECK_RT(B::apiDot(x.hst(i), y.hst(i), n, r)); });
+        [&](int i, T *r) { CHECK_RT(R::dot(x.hst(i), y.hst(i), n, r)); });
+    // A device result: device pointer mode on both sides, no wait.
+    denseCase<T>(
+        R::names[5], std::to_string(n), 1,
+        [&](int i, T *r) {
+          DeviceMode mode(h);
+          CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), r));
+        },
+        [&](int i, T *r) { CHECK_RT(R::dot(x.dev(i), y.dev(i), n, r)); },
+        [&](int i, T *r) { CHECK_RT(R::dot(x.hst(i), y.hst(i), n, r)); });
   }
+}
+
+// Host time per call of `calls` back-to-back calls of tiny size (n = 64, the GPU work is a few
+// microseconds and queues up), measured from the first call to the return of the last, without
+// the final wait: the cost of the call itself, on either side. The queue holds them all.
+template <class T> void callOverhead(cublasHandle_t h) {
+  const int n = 64, calls = 200;
+  const T one = 1, zero = 0;
+  Inputs<T> A(static_cast<std::size_t>(n) * n), x(static_cast<std::size_t>(n));
+  T *y = nullptr;
+  CHECK_CUDA(cudaMalloc(&y, n * sizeof(T)));
+  const std::function<void()> variants[] = {
+      [&] { CHECK_CUBLAS(Blas<T>::gemv(h, kT, n, n, &one, A.dev(0), n, x.dev(0), &zero, y)); },
+      [&] { CHECK_RT(Api<T>::mv(y, A.dev(0), x.dev(0), n)); }};
+  std::vector<double> us[2];
+  for (int i = 0; i < reps + kWarmup; ++i)
+    for (int v = 0; v < 2; ++v) {
+      CHECK_CUDA(cudaDeviceSynchronize());
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int c = 0; c < calls; ++c) variants[v]();
+      const auto t1 = std::chrono::steady_clock::now();
+      if (i >= kWarmup)
+        us[v].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+    }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(y));
+  for (auto &u : us) std::sort(u.begin(), u.end());
+  std::printf("  %-22s %-6s host time per call, %d back-to-back calls at n = %d: direct %.2f us, "
+              "rtapi %.2f us (medians)\n",
+              Api<T>::names[1], Api<T>::type, calls, n, us[0][us[0].size() / 2],
+              us[1][us[1].size() / 2]);
 }
 
 // ---- sparse -------------------------------------------------------------------------------------
@@ -517,6 +551,9 @@ int main(int argc, char **argv) {
   std::printf("dense:\n");
   dense<float>(blas, n);
   dense<double>(blas, n);
+  std::printf("per-call overhead:\n");
+  callOverhead<float>(blas);
+  callOverhead<double>(blas);
 
   std::printf("sparse y = A x:\n");
   std::vector<HostCsr> matrices;

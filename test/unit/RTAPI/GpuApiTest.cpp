@@ -260,6 +260,44 @@ TYPED_TEST(RTAPIGpu, DotProduct) {
     }
 }
 
+TYPED_TEST(RTAPIGpu, DeviceCallsStayInStreamOrder) {
+  // On device arrays alone a call returns without waiting. Each call here reads the previous
+  // one's output (C = A B, y = C x, r = y . z into device memory, the dot's device pointer mode
+  // then reset for the next round's host alpha and beta), and a plain cudaMemcpy sees the end.
+  using T = TypeParam;
+  const std::string name = this->fn("chained float calls", "chained double calls");
+  const int m = 33, n = 20, k = 40;
+  const auto A = randomInts<T>(static_cast<std::size_t>(m) * k, 30, 2);
+  const auto B = randomInts<T>(static_cast<std::size_t>(k) * n, 31, 2);
+  const auto x = randomInts<T>(static_cast<std::size_t>(n), 32, 2);
+  const auto z = randomInts<T>(static_cast<std::size_t>(m), 33, 2);
+  std::vector<T> C(static_cast<std::size_t>(m) * n), y(static_cast<std::size_t>(m));
+  rtapi::ref::gemm(C.data(), A.data(), B.data(), m, n, k);
+  rtapi::ref::gemv(y.data(), C.data(), x.data(), m, n);
+  const T yz = rtapi::ref::dot(y.data(), z.data(), m);
+  Buffer<T> a(Kind::Device, A), b(Kind::Device, B), bx(Kind::Device, x), bz(Kind::Device, z);
+  Buffer<T> c(Kind::Device, C.size()), by(Kind::Device, y.size()), r(Kind::Device, 1);
+  for (int round = 0; round < 3; ++round) {
+    c.poison();
+    by.poison();
+    r.poison();
+    EXPECT_OK(Api<T>::mm(c.get(), a.get(), b.get(), m, n, k));
+    EXPECT_OK(Api<T>::mv(by.get(), c.get(), bx.get(), m, n));
+    EXPECT_OK(Api<T>::dot(by.get(), bz.get(), m, r.get()));
+  }
+  double err = std::max(maxDiff(c.values(), C), maxDiff(by.values(), y));
+  err = std::max(err, std::fabs(double(r.values()[0]) - double(yz)));
+  // r inside an input: the result replaces y[0] only after the whole product is read.
+  EXPECT_OK(Api<T>::dot(by.get(), bz.get(), m, by.get()));
+  std::vector<T> expect = y;
+  expect[0] = yz;
+  err = std::max(err, maxDiff(by.values(), expect));
+  EXPECT_OK(Api<T>::dot(bz.get(), bz.get(), 0, r.get())); // n = 0: r = 0
+  err = std::max(err, std::fabs(double(r.values()[0])));
+  record(name, "device", err);
+  EXPECT_EQ(err, 0.0);
+}
+
 TYPED_TEST(RTAPIGpu, CreateFromEveryKindOfMemory) {
   using T = TypeParam;
   const std::string name = this->fn("RTspSArrayCreate", "RTspDArrayCreate");

@@ -4,73 +4,50 @@
 //   C = A x      (row-major)  <=>  gemv(T) on the column-major n x m view of A
 //   C = A^T      (row-major)  <=>  geam(T) of the column-major view
 //   C = a b^T    (row-major)  <=>  C^T = b a^T: gemm with k = 1
+//
+// Each call ends with Call::finish(): on device arrays alone it returns with the work queued on
+// the legacy default stream (no wait), as a direct cuBLAS call does; with a host or managed array
+// it waits (see Runtime.h).
 #include "rtapi.h"
 
+#include "BlasTraits.h"
 #include "Checks.h"
 #include "Impl.h"
 #include "Runtime.h"
+
+#include <cstdint>
 
 namespace rtapi {
 namespace {
 
 using namespace gpu;
 
-template <class T> struct Blas;
-
-template <> struct Blas<float> {
-  static constexpr const char *gemmName = "cublasSgemm";
-  static constexpr const char *gemvName = "cublasSgemv";
-  static constexpr const char *geamName = "cublasSgeam";
-  static constexpr const char *dotName = "cublasSdot";
-  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                             int n, int k, const float *alpha, const float *A, int lda,
-                             const float *B, int ldb, const float *beta, float *C, int ldc) {
-    return cublasSgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  }
-  static cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t t, int m, int n,
-                             const float *alpha, const float *A, int lda, const float *x,
-                             const float *beta, float *y) {
-    return cublasSgemv(h, t, m, n, alpha, A, lda, x, 1, beta, y, 1);
-  }
-  static cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                             int n, const float *alpha, const float *A, int lda, const float *beta,
-                             const float *B, int ldb, float *C, int ldc) {
-    return cublasSgeam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
-  }
-  static cublasStatus_t dot(cublasHandle_t h, int n, const float *x, const float *y, float *r) {
-    return cublasSdot(h, n, x, 1, y, 1, r);
-  }
-};
-
-template <> struct Blas<double> {
-  static constexpr const char *gemmName = "cublasDgemm";
-  static constexpr const char *gemvName = "cublasDgemv";
-  static constexpr const char *geamName = "cublasDgeam";
-  static constexpr const char *dotName = "cublasDdot";
-  static cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                             int n, int k, const double *alpha, const double *A, int lda,
-                             const double *B, int ldb, const double *beta, double *C, int ldc) {
-    return cublasDgemm(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
-  }
-  static cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t t, int m, int n,
-                             const double *alpha, const double *A, int lda, const double *x,
-                             const double *beta, double *y) {
-    return cublasDgemv(h, t, m, n, alpha, A, lda, x, 1, beta, y, 1);
-  }
-  static cublasStatus_t geam(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                             int n, const double *alpha, const double *A, int lda,
-                             const double *beta, const double *B, int ldb, double *C, int ldc) {
-    return cublasDgeam(h, ta, tb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
-  }
-  static cublasStatus_t dot(cublasHandle_t h, int n, const double *x, const double *y, double *r) {
-    return cublasDdot(h, n, x, 1, y, 1, r);
-  }
-};
-
 constexpr cublasOperation_t N = CUBLAS_OP_N;
 constexpr cublasOperation_t Tr = CUBLAS_OP_T;
 
 template <class T> std::size_t bytes(std::size_t count) { return count * sizeof(T); }
+
+// p points into the n elements at `array`.
+template <class T> bool within(const T *p, const T *array, int n) {
+  const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(array);
+  return at >= begin && at < begin + static_cast<std::size_t>(n) * sizeof(T);
+}
+
+// Device pointer mode for one cuBLAS call; the handle's host mode comes back even on failure
+// (every other call passes alpha and beta as host pointers).
+class DevicePointerMode {
+public:
+  explicit DevicePointerMode(cublasHandle_t h) : h_(h) {
+    checkCublas(cublasSetPointerMode(h_, CUBLAS_POINTER_MODE_DEVICE), "cublasSetPointerMode");
+  }
+  ~DevicePointerMode() { (void)cublasSetPointerMode(h_, CUBLAS_POINTER_MODE_HOST); }
+  DevicePointerMode(const DevicePointerMode &) = delete;
+  DevicePointerMode &operator=(const DevicePointerMode &) = delete;
+
+private:
+  cublasHandle_t h_;
+};
 
 } // namespace
 
@@ -146,21 +123,40 @@ template <class T> void vv(T *C, const T *A, int m, const T *B, int n) {
   call.finish();
 }
 
+// r in host memory: host pointer mode, as a direct cublas<t>dot with a host result; cuBLAS
+// returns once the result is there (the one wait of the call). r in device or managed memory:
+// device pointer mode writes r in stream order (the library never writes managed memory from
+// the host while GPU work may be running), and finish() waits only if r, C or A is managed or
+// host memory. An r inside C or A takes the host path too (cuBLAS does not promise to have read
+// all of C and A before it writes r).
 template <class T> void dot(const T *C, const T *A, int n, T *r) {
   Call call;
   check::dot(C, A, n, r);
-  T result = 0;
-  if (n > 0) {
-    DeviceArg c(call, "C", C, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
-    DeviceArg a(call, "A", A, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
-    // The handle stays in host pointer mode: the result comes back to `result`, synchronously.
-    checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), &result), Blas<T>::dotName);
+  const Memory where = call.classify("r", r);
+  if (where == Memory::Managed) call.hostVisible();
+  if (n == 0) {
+    if (where == Memory::Host)
+      *r = 0;
+    else
+      checkCuda(cudaMemset(r, 0, sizeof(T)), "cudaMemset"); // all-zero bits: 0.0
+    call.finish();
+    return;
   }
-  if (classify("r", r, call.device()) == Memory::Device)
-    checkCuda(cudaMemcpy(r, &result, sizeof(T), cudaMemcpyHostToDevice),
-              "cudaMemcpy (host to device)");
-  else
-    *r = result;
+  DeviceArg c(call, "C", C, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
+  DeviceArg a(call, "A", A, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
+  const bool inInput = within(r, C, n) || within(r, A, n);
+  if (where == Memory::Host || inInput) {
+    T result = 0;
+    checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), &result), Blas<T>::dotName);
+    if (where == Memory::Host)
+      *r = result;
+    else
+      checkCuda(cudaMemcpy(r, &result, sizeof(T), cudaMemcpyHostToDevice),
+                "cudaMemcpy (host to device)");
+  } else {
+    DevicePointerMode mode(call.blas());
+    checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), r), Blas<T>::dotName);
+  }
   call.finish();
 }
 

@@ -87,7 +87,22 @@ Call::~Call() {
   if (callerDevice_ >= 0 && callerDevice_ != ctx_.device) (void)cudaSetDevice(callerDevice_);
 }
 
-void Call::finish() { checkCuda(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize"); }
+Memory Call::classify(const char *name, const void *p) {
+  for (int i = 0; i < knownCount_; ++i)
+    if (known_[i].p == p) return known_[i].memory;
+  const Memory memory = gpu::classify(name, p, ctx_.device);
+  if (knownCount_ < kKnown) known_[knownCount_++] = Known{p, memory};
+  return memory;
+}
+
+void Call::finish() {
+  if (hostVisible_ || callerDevice_ != ctx_.device) synchronize();
+}
+
+// Stream 0 is the legacy default stream here (see Runtime.h), where all of the call's work is.
+void Call::synchronize() {
+  checkCuda(cudaStreamSynchronize(nullptr), "cudaStreamSynchronize");
+}
 
 Memory classify(const char *name, const void *p, int device) {
   cudaPointerAttributes attributes;
@@ -113,7 +128,9 @@ DeviceArg::DeviceArg(Call &call, const char *name, const void *user, std::size_t
                      Access access)
     : user_(const_cast<void *>(user)), bytes_(bytes), access_(access) {
   if (!user || bytes == 0) return;
-  if (classify(name, user, call.device()) != Memory::Host) {
+  const Memory memory = call.classify(name, user);
+  if (memory != Memory::Device) call.hostVisible();
+  if (memory != Memory::Host) {
     ptr_ = user_;
     return;
   }

@@ -2,6 +2,15 @@
 // RTAPIInit), status checks that name the failing status, a pool of device scratch buffers, and
 // DeviceArg, which gives a user pointer a device address (in place for device and managed
 // memory, staged through a scratch buffer for host memory).
+//
+// Streams: all of the library's GPU work runs on the legacy default stream. The handles keep the
+// NULL stream that cublasCreate/cusparseCreate give them (the legacy stream inside cuBLAS and
+// cuSPARSE), and this library's own copies and memsets use stream 0, which is the legacy stream
+// because librtapi is not built with per-thread default streams. Generated kernels launch there
+// too (<<<grid, block>>>, no stream), and a per-thread default stream, if a program uses one, is
+// ordered with the legacy stream. So an RT-API call that leaves its work queued is still ordered
+// with every kernel, copy and call before and after it; only work on streams created with
+// cudaStreamNonBlocking is not.
 #pragma once
 
 #include "Error.h"
@@ -67,6 +76,11 @@ struct Context {
 
 Context &context();
 
+enum class Memory { Host, Device, Managed };
+
+// Where `p` lives. Device memory of a device other than `device` is refused.
+Memory classify(const char *name, const void *p, int device);
+
 // One computing call: holds the context lock, checks that RTAPIInit ran, makes the context's
 // device current (and restores the caller's device afterwards).
 class Call {
@@ -79,23 +93,37 @@ public:
   cusparseHandle_t sparse() const { return ctx_.sparse; }
   int device() const { return ctx_.device; }
   Scratch scratch(std::size_t bytes) { return ctx_.pool.acquire(bytes); }
-  // Waits for the call's GPU work and reports an execution failure.
+  // classify() on the context's device, asked once per distinct pointer of the call. Nothing is
+  // kept between calls: memory may be freed and its address reused by another kind of memory.
+  Memory classify(const char *name, const void *p);
+  // An argument is host or managed memory: the host sees it directly, so finish() must wait.
+  void hostVisible() { hostVisible_ = true; }
+  // Ends a call. Waits for its GPU work (and reports an execution failure) only when the host
+  // could otherwise see that work unfinished: an argument was host memory (staged) or managed
+  // memory, or the caller's current device is another device (whose default stream is not
+  // ordered with the context's). On device arrays alone the work stays queued on the legacy
+  // default stream, in order with whatever the program does next on the GPU.
   void finish();
+  // Always waits for the call's GPU work (the sparse calls).
+  void synchronize();
 
 private:
   Context &ctx_;
   std::unique_lock<std::mutex> lock_;
   int callerDevice_ = -1;
+  bool hostVisible_ = false;
+  struct Known {
+    const void *p;
+    Memory memory;
+  };
+  static constexpr int kKnown = 8; // a call has at most 6 arrays (a sparse product)
+  Known known_[kKnown];            // the call's pointers classified so far
+  int knownCount_ = 0;
 };
-
-enum class Memory { Host, Device, Managed };
-
-// Where `p` lives. Device memory of a device other than `device` is refused.
-Memory classify(const char *name, const void *p, int device);
 
 enum class Access { Read, Write, ReadWrite };
 
-// A user array as the device sees it.
+// A user array as the device sees it. Host and managed arrays make the call hostVisible().
 class DeviceArg {
 public:
   DeviceArg(Call &call, const char *name, const void *user, std::size_t bytes, Access access);

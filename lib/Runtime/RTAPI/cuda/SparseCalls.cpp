@@ -22,7 +22,11 @@ namespace {
 
 using namespace gpu;
 
+// The host fills the new arrays next. A dense call on device arrays may still be running (it
+// does not wait), and without concurrent managed access (cudaDevAttrConcurrentManagedAccess) the
+// host must not touch managed memory while a kernel runs: wait first.
 void *managedAllocate(std::size_t bytes) {
+  checkCuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   void *p = nullptr;
   checkCuda(cudaMallocManaged(&p, bytes, cudaMemAttachGlobal),
             ("cudaMallocManaged of " + std::to_string(bytes) + " bytes").c_str());
@@ -51,8 +55,8 @@ template <class S> DeviceCsr stageCsr(Call &call, const std::string &name, const
   using T = ValueOf<S>;
   // Host arrays are read anyway to be staged: check their structure first. Device and managed
   // arrays are trusted (reading them here would cost a device-to-host transfer).
-  if (classify((name + ".rowPtr").c_str(), a.rowPtr, call.device()) == Memory::Host &&
-      classify((name + ".colInd").c_str(), a.colInd, call.device()) == Memory::Host)
+  if (call.classify((name + ".rowPtr").c_str(), a.rowPtr) == Memory::Host &&
+      call.classify((name + ".colInd").c_str(), a.colInd) == Memory::Host)
     check::structure(name.c_str(), viewOf(a));
   const std::size_t nnz = static_cast<std::size_t>(a.nnz);
   return DeviceCsr{
@@ -157,10 +161,9 @@ template <class S> DeviceBsr<ValueOf<S>> deviceBsr(Call &call, const S &a) {
   std::vector<int> rowPtr, colInd;
   std::vector<T> val;
   CsrView<T> view = viewOf(a);
-  const int device = call.device();
-  if (classify("A.rowPtr", a.rowPtr, device) != Memory::Host ||
-      classify("A.colInd", a.colInd, device) != Memory::Host ||
-      classify("A.val", a.val, device) != Memory::Host) {
+  if (call.classify("A.rowPtr", a.rowPtr) != Memory::Host ||
+      call.classify("A.colInd", a.colInd) != Memory::Host ||
+      call.classify("A.val", a.val) != Memory::Host) {
     rowPtr.resize(static_cast<std::size_t>(a.rows) + 1);
     colInd.resize(static_cast<std::size_t>(a.nnz));
     val.resize(static_cast<std::size_t>(a.nnz));
@@ -374,7 +377,7 @@ void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const
     checkCuda(cudaMemcpy(C, y.get(), static_cast<std::size_t>(m) * sizeof(T), cudaMemcpyDefault),
               "cudaMemcpy (result)");
   }
-  call.finish();
+  call.synchronize();
 }
 
 template <class T>
@@ -409,7 +412,7 @@ void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int forma
     checkCuda(cudaMemcpy(C, c.get(), check::elements(m, n) * sizeof(T), cudaMemcpyDefault),
               "cudaMemcpy (result)");
   }
-  call.finish();
+  call.synchronize();
 }
 
 template <class T>
@@ -425,7 +428,7 @@ void spmm(SpArray<T> *C, const SpArray<T> *A, const SpArray<T> *B, int m, int n,
     product = spgemm(call, *A, *B);
   }
   try {
-    call.finish();
+    call.synchronize();
   } catch (...) {
     releaseArray(&product, kMemory);
     throw;
