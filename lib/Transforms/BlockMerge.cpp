@@ -3,6 +3,7 @@
 // depend on the row (for a matrix multiply: each B[k][j] is read once for MERGE_LEVEL rows).
 // Accumulating scalars become per-thread arrays. With a single parallel loop the results may
 // also be placed BLOCKSIZE apart (ARRANGEMENT=1) so that a warp's accesses stay coalesced.
+#include "RegisterTiling.h"
 #include "StripMineJam.h"
 
 #include "rtcuda/IR/Mutate.h"
@@ -117,7 +118,11 @@ Kernel blockSkew(const Kernel &k, const PassContext &ctx) {
   }
   StripSpec spec;
   spec.factor = var(k.macro("SKEW_LEVEL"));
-  spec.blockSize = var(k.macro("BLOCKSIZE"));
+  // Striped columns are a warp's width of threads apart: BLOCKSIZE in a run of collapsed
+  // indices, THREAD_COLS in the rectangle of a register tile.
+  const bool tiled = findContraction(k, ctx.options);
+  const std::string stride = tiled ? k.macro("THREAD_COLS") : k.macro("BLOCKSIZE");
+  spec.blockSize = var(stride);
   spec.striped = var(k.macro("SKEW_STRIPED"));
   spec.kind = LoopKind::Skew;
   spec.stripVarBase = "s";
@@ -128,7 +133,7 @@ Kernel blockSkew(const Kernel &k, const PassContext &ctx) {
   out.tuning.push_back({"SKEW_STRIPED", k.macro("SKEW_STRIPED"), {0, 1}, 1});
   out.remarks.push_back("skew: each thread computes " + k.macro("SKEW_LEVEL") +
                         " iterations of loop '" + cols->name + "', consecutive (" +
-                        k.macro("SKEW_STRIPED") + "=0) or BLOCKSIZE apart (=1, coalesced)");
+                        k.macro("SKEW_STRIPED") + "=0) or " + stride + " apart (=1, coalesced)");
   return out;
 }
 

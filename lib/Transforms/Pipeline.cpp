@@ -18,11 +18,13 @@ const std::vector<Pass> &kernelPasses() {
       {"AtomicUpdates", "make updates that threads may share atomic", atomicUpdates},
       {"BlockMerge", "each thread computes MERGE_LEVEL rows (strip-mine and jam)", blockMerge},
       {"BlockSkew", "each thread computes SKEW_LEVEL columns (strip-mine and jam)", blockSkew},
+      {"RegisterTiling", "blocks own rectangles; both operands staged in shared memory", registerTiling},
       {"LoopCollapse", "fuse the parallel loops into one index", loopCollapse},
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
       {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
       {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},
+      {"RedundantLoadElim", "load values reused across merge/skew loops once, into registers", redundantLoadElim},
       {"ReadOnlyCache", "const __restrict__ on arrays never written nor aliased", readOnlyCache},
   };
   return passes;

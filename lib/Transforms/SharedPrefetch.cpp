@@ -101,6 +101,8 @@ std::vector<Stmt> statements(const Stmt &s) {
 Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
   const std::vector<std::string> &wanted = ctx.options.prefetch;
   if (wanted.empty()) return k;
+  if (std::find(k.passes.begin(), k.passes.end(), "RegisterTiling") != k.passes.end())
+    return k;  // both operands staged there already
   Kernel out = k;
   Shape shape;
   if (!findShape(k, shape)) {

@@ -36,6 +36,8 @@ struct Pass {
 
 ir::Kernel blockMerge(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel blockSkew(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel registerTiling(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel redundantLoadElim(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopCollapse(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel arrayFlatten(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopPartition(const ir::Kernel &k, const PassContext &ctx);

@@ -1,0 +1,307 @@
+// RegisterTiling: merge x skew with both operands of a contraction staged in shared memory.
+//
+// After BlockMerge and BlockSkew each thread of a matrix multiply owns MERGE_LEVEL rows x
+// SKEW_LEVEL columns of C, but a block is still a run of BLOCKSIZE collapsed indices, so every
+// thread reads A and B from global memory. RegisterTiling gives each block a rectangle of C
+// instead: THREAD_COLS x (BLOCKSIZE / THREAD_COLS) threads covering BM = (BLOCKSIZE /
+// THREAD_COLS) * MERGE_LEVEL rows and BN = THREAD_COLS * SKEW_LEVEL columns. For each slab of
+// `depth` (TILE_K) values of k the block copies A's BM x depth slab and B's depth x BN slab into
+// shared memory with coalesced loads, waits, and every thread runs its merge x skew loops over
+// the slab; RedundantLoadElim then keeps a column of A and a row of B in registers, so each
+// staged element feeds MERGE_LEVEL or SKEW_LEVEL multiply-adds:
+//
+//   for i_merged, j_skewed (parallel)       i_merged, j_skewed from blockIdx.x and threadIdx.x
+//     float sum[M * S]; (init)              float sum[M * S]; (init)
+//     for (k = 0; k < K; k++)      ==>      for (k_tile = 0; k_tile < K; k_tile += depth) {
+//       for m, s: if (i < n, j < p)           A_tile <- A[row0 .. row0+BM)[k_tile .. +depth)
+//         sum[m][s] += A[i][k] * B[k][j]      B_tile <- B[k_tile .. +depth)[col0 .. col0+BN)
+//     (store, guarded)                        __syncthreads();
+//                                             for (k = k_tile; k < k_tile + depth; k++)
+//                                               for m, s: sum[m][s] += A_tile[..] * B_tile[..]
+//                                             __syncthreads();
+//                                           }
+//                                           (store, guarded)
+//
+// A is stored transposed (A_tile[k][row]) with an odd pitch, so that both the staging stores
+// and the compute loads avoid bank conflicts; B_tile[k][col] is read by consecutive threads at
+// consecutive columns. Elements outside the matrices are staged as zero, a partial slab at the
+// end of k runs a shorter loop, and the depth is capped so that both tiles fit in 48 KB of
+// static shared memory at every point of the tuning space. The guards of the multiply-adds go
+// (they only touch the thread's own accumulators; rows and columns past the edge read staged
+// zeros and are never stored), the guards of loads and stores stay.
+#include "RegisterTiling.h"
+
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <tuple>
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
+
+std::vector<Stmt> statements(const Stmt &s) {
+  if (s && s->kind == StmtKind::Block) return s->stmts;
+  return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
+}
+
+bool isVar(const Expr &e, const std::string &name) {
+  return e->kind == ExprKind::Var && e->name == name;
+}
+
+// A strip loop of BlockMerge or BlockSkew: `for f { int v = index(f); if (v < end) { ... } }`.
+struct Strip {
+  Stmt loop, decl, guard;
+  Expr end;
+};
+
+bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
+  Stmt loop;
+  visitStmt(within, [&](const Stmt &n) {
+    if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
+  });
+  if (!loop) return false;
+  std::vector<Stmt> body = statements(loop->body);
+  if (body.size() != 2 || body[0]->kind != StmtKind::Decl || !body[0]->value ||
+      body[1]->kind != StmtKind::If || body[1]->elseBody)
+    return false;
+  const Expr &cond = body[1]->cond;
+  if (cond->kind != ExprKind::Binary || cond->name != "<" || !isVar(cond->operands[0], body[0]->name))
+    return false;
+  out = {loop, body[0], body[1], cond->operands[1]};
+  return true;
+}
+
+bool writes(const Kernel &k, const std::string &array) {
+  bool found = false;
+  auto check = [&](const Stmt &s) { found |= s->kind == StmtKind::Store && s->name == array; };
+  visitStmt(k.body, check);
+  if (k.finish) visitStmt(k.finish, check);
+  return found;
+}
+
+// Statements whose guard may go: they write only the thread's own arrays and read no array
+// of the kernel's parameters.
+bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
+  bool local = true;
+  std::vector<std::string> declared;
+  visitStmt(body, [&](const Stmt &s) {
+    if (s->kind == StmtKind::Decl) declared.push_back(s->name);
+    bool atomic = !s->op.empty() && std::isalpha(static_cast<unsigned char>(s->op[0]));
+    if (s->kind == StmtKind::Store && (k.findParam(s->name) || atomic)) local = false;
+    if (s->kind == StmtKind::Assign &&
+        std::find(declared.begin(), declared.end(), s->name) == declared.end())
+      local = false;
+  }, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &n) {
+      if (n->kind == ExprKind::Load && k.findParam(n->name)) local = false;
+    });
+  });
+  return local;
+}
+
+}  // namespace
+
+bool findContraction(const Kernel &k, const KernelOptions &o, Contraction *out) {
+  if (!o.merge || !o.skew || o.prefetch.size() < 2 || !k.reductions.empty() ||
+      !k.atomicArrays.empty())
+    return false;
+  std::vector<Stmt> loops = parallelLoops(k);
+  if (loops.size() != 2) return false;
+  const std::set<std::string> loopVars{loops[0]->name, loops[1]->name};
+  for (const Stmt &s : statements(loops[1]->body)) {
+    int64_t step = 0;
+    if (s->kind != StmtKind::For || s->loopKind != LoopKind::Serial ||
+        !isConst(s->step, &step) || step != 1 || mentionsAny(s->min, loopVars) ||
+        mentionsAny(s->end, loopVars))
+      continue;
+    Strip rows, cols;
+    if (!findStrip(s->body, LoopKind::Merge, rows)) continue;
+    Contraction c;
+    c.reduceLoop = s;
+    c.rowVar = rows.decl->name;
+    c.colVar = findStrip(s->body, LoopKind::Skew, cols) ? cols.decl->name : loops[1]->name;
+    // How each prefetched array is read in the loop: 1 = R[i][k], 2 = C[k][j], 3 = otherwise.
+    std::map<std::string, int> shape;
+    visitStmt(s->body, nullptr, [&](const Expr &e) {
+      visitExpr(e, [&](const Expr &n) {
+        if (n->kind != ExprKind::Load ||
+            std::find(o.prefetch.begin(), o.prefetch.end(), n->name) == o.prefetch.end())
+          return;
+        int kind = 3;
+        if (n->operands.size() == 2 && isVar(n->operands[0], c.rowVar) &&
+            isVar(n->operands[1], s->name))
+          kind = 1;
+        else if (n->operands.size() == 2 && isVar(n->operands[0], s->name) &&
+                 isVar(n->operands[1], c.colVar))
+          kind = 2;
+        int &seen = shape[n->name];
+        seen = seen == 0 || seen == kind ? kind : 3;
+      });
+    });
+    for (const std::string &a : o.prefetch) {
+      auto it = shape.find(a);
+      if (it == shape.end() || writes(k, a)) continue;
+      if (it->second == 1 && c.rowArray.empty()) c.rowArray = a;
+      if (it->second == 2 && c.colArray.empty()) c.colArray = a;
+    }
+    if (c.rowArray.empty() || c.colArray.empty()) return false;
+    if (out) *out = c;
+    return true;
+  }
+  return false;
+}
+
+Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
+  Contraction c;
+  Strip rows, cols;
+  if (!findContraction(k, ctx.options, &c) || !findStrip(c.reduceLoop->body, LoopKind::Merge, rows) ||
+      !findStrip(c.reduceLoop->body, LoopKind::Skew, cols))
+    return k;
+  std::vector<Stmt> loops = parallelLoops(k);
+  const Stmt &rowsLoop = loops[0], &colsLoop = loops[1], &kLoop = c.reduceLoop;
+  const Param &rowParam = *k.findParam(c.rowArray), &colParam = *k.findParam(c.colArray);
+
+  Expr blockSize = var(k.macro("BLOCKSIZE")), threadCols = var(k.macro("THREAD_COLS"));
+  Expr threadRows = div(blockSize, threadCols);
+  Expr tileRows = mul(threadRows, var(k.macro("MERGE_LEVEL")));
+  Expr tileCols = mul(threadCols, var(k.macro("SKEW_LEVEL")));
+  Expr pitch = sub(add(tileRows, intImm(1)), mod(tileRows, intImm(2)));  // odd
+  Expr tileK = var(k.macro("TILE_K"));
+  Expr cap = div(intImm(48 * 1024), add(mul(pitch, intImm(rowParam.type.bytes())),
+                                        mul(tileCols, intImm(colParam.type.bytes()))));
+  Expr depthValue = select(lt(tileK, cap), tileK, cap);
+
+  auto fresh = [&](const std::string &base) { return freshName(k, base); };
+  std::string tx = fresh("thread_col"), ty = fresh("thread_row"), colTiles = fresh("col_tiles");
+  std::string tileRow = fresh("tile_row"), tileCol = fresh("tile_col");
+  std::string row0 = fresh("row0"), col0 = fresh("col0"), depth = fresh("depth");
+  std::string aPitch = fresh(c.rowArray + "_pitch");
+  std::string aTile = fresh(c.rowArray + "_tile"), bTile = fresh(c.colArray + "_tile");
+  std::string kt = fresh(kLoop->name + "_tile"), t = fresh("t"), r = fresh("r"), q = fresh("q");
+
+  Expr rowsExtent = simplify(tripCount(rowsLoop)), colsExtent = simplify(tripCount(colsLoop));
+  Expr blockIndex = cast(kInt, builtin("blockIdx.x")), tid = cast(kInt, builtin("threadIdx.x"));
+  std::vector<Stmt> head{
+      comment("the block's tile of rows x columns; its threads are " + k.macro("THREAD_COLS") +
+              " wide"),
+      decl(tx, kInt, cast(kInt, binary("%", builtin("threadIdx.x"), threadCols))),
+      decl(ty, kInt, cast(kInt, binary("/", builtin("threadIdx.x"), threadCols))),
+      decl(colTiles, kInt, simplify(div(add(colsExtent, sub(threadCols, intImm(1))), threadCols))),
+      decl(tileRow, kInt, div(blockIndex, var(colTiles))),
+      decl(tileCol, kInt, mod(blockIndex, var(colTiles))),
+      withLoc(decl(rowsLoop->name, kInt, add(mul(var(tileRow), threadRows), var(ty))), rowsLoop->loc),
+      withLoc(decl(colsLoop->name, kInt, add(mul(var(tileCol), threadCols), var(tx))), colsLoop->loc),
+      decl(row0, kInt, simplify(substitute(rows.decl->value,
+                                           {{rowsLoop->name, mul(var(tileRow), threadRows)},
+                                            {rows.loop->name, intImm(0)}}))),
+      decl(col0, kInt, simplify(substitute(cols.decl->value,
+                                           {{colsLoop->name, mul(var(tileCol), threadCols)},
+                                            {cols.loop->name, intImm(0)}}))),
+      decl(depth, kInt, depthValue),
+      decl(aPitch, kInt, pitch)};
+  for (auto [name, type, size] : {std::tuple{aTile, rowParam.type, mul(depthValue, pitch)},
+                                  std::tuple{bTile, colParam.type, mul(depthValue, tileCols)}}) {
+    auto shared = std::make_shared<StmtNode>(*decl(name, type, nullptr, size));
+    shared->shared = true;
+    head.push_back(shared);
+  }
+
+  // Cooperative copies of one slab: consecutive threads take consecutive elements of a row of
+  // the source (coalesced); what lies outside the matrices is staged as zero.
+  const Expr &kEnd = kLoop->end;
+  auto staging = [&](const std::string &tile, const Param &p, Expr count, Expr width,
+                     Expr srcRow, Expr srcCol, Expr inside, Expr tileIndex) {
+    Stmt copy = block({decl(r, kInt, div(var(t), width)), decl(q, kInt, mod(var(t), width)),
+                       store(tile, {tileIndex}, "=",
+                             select(inside, load(p.name, {srcRow, srcCol}, p.type),
+                                    cast(p.type, intImm(0))))});
+    auto loop = std::make_shared<StmtNode>(*forLoop(t, kInt, tid, count, intImm(1), copy));
+    loop->step = blockSize;
+    return Stmt(loop);
+  };
+  Expr rr = var(r), qq = var(q), kk = var(kt);
+  Stmt stageA = staging(aTile, rowParam, mul(tileRows, var(depth)), var(depth),
+                        add(var(row0), rr), add(kk, qq),
+                        land(lt(add(var(row0), rr), rows.end), lt(add(kk, qq), kEnd)),
+                        add(mul(qq, var(aPitch)), rr));
+  Stmt stageB = staging(bTile, colParam, mul(var(depth), tileCols), tileCols, add(kk, rr),
+                        add(var(col0), qq),
+                        land(lt(add(kk, rr), kEnd), lt(add(var(col0), qq), cols.end)),
+                        add(mul(rr, tileCols), qq));
+
+  // The loop body over one slab: reads from the tiles, multiply-add guards gone where safe.
+  Expr kOffset = sub(var(kLoop->name), kk);
+  Stmt slabBody = mapStmt(kLoop->body, [&](const Stmt &s) -> Stmt {
+    bool stripGuard = s->kind == StmtKind::If && !s->elseBody &&
+                      (equal(s->cond, rows.guard->cond) || equal(s->cond, cols.guard->cond));
+    return stripGuard && onlyThreadLocal(k, s->body) ? s->body : s;
+  }, [&](const Expr &e) -> Expr {
+    if (e->kind != ExprKind::Load || e->operands.size() != 2) return e;
+    if (e->name == c.rowArray && isVar(e->operands[0], c.rowVar) &&
+        isVar(e->operands[1], kLoop->name))
+      return load(aTile, {add(mul(kOffset, var(aPitch)), sub(var(c.rowVar), var(row0)))}, e->type);
+    if (e->name == c.colArray && isVar(e->operands[0], kLoop->name) &&
+        isVar(e->operands[1], c.colVar))
+      return load(bTile, {add(mul(kOffset, tileCols), sub(var(c.colVar), var(col0)))}, e->type);
+    return e;
+  });
+  Stmt fullSlab = forLoop(kLoop->name, kLoop->type, kk, add(kk, var(depth)), intImm(1), slabBody,
+                          LoopKind::Unrolled);
+  Stmt lastSlab = forLoop(kLoop->name, kLoop->type, kk, kEnd, intImm(1), slabBody);
+  Stmt slabs = forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
+                       block({comment("stage a slab of " + c.rowArray + " and of " + c.colArray +
+                                      " (coalesced)"),
+                              stageA, stageB, barrier(),
+                              ifThen(binary("<=", add(kk, var(depth)), kEnd), fullSlab, lastSlab),
+                              barrier()}),
+                       LoopKind::Tile);
+
+  std::vector<Stmt> body;
+  for (const Stmt &s : k.body->stmts) {
+    if (s != rowsLoop) {
+      body.push_back(s);
+      continue;
+    }
+    body.insert(body.end(), head.begin(), head.end());
+    for (const Stmt &inner : statements(colsLoop->body))
+      body.push_back(inner == kLoop ? withLoc(slabs, kLoop->loc) : inner);
+  }
+  Kernel out = k;
+  out.body = withLoc(block(body), k.body->loc);
+  Expr rowTiles = div(add(rowsExtent, sub(threadRows, intImm(1))), threadRows);
+  Expr colTilesHost = div(add(colsExtent, sub(threadCols, intImm(1))), threadCols);
+  out.grid = {LaunchDim{simplify(mul(rowTiles, colTilesHost)), intImm(1), 2147483647}};
+  out.blockThreads = blockSize;
+  out.passes.push_back("RegisterTiling");
+  // A tile of 8 x 8 results per thread is where register tiles usually pay best; the tuner
+  // searches the rest of the space.
+  for (TuningParam &t : out.tuning)
+    if (t.name == "MERGE_LEVEL" || t.name == "SKEW_LEVEL") t.defaultValue = closestValue(t.values, 8);
+  out.tuning.push_back({"THREAD_COLS", k.macro("THREAD_COLS"), {8, 16, 32}, 16});
+  std::vector<int> depths;
+  for (int v = 1; v <= ctx.options.tileK.max; v *= 2)
+    if (v >= ctx.options.tileK.min) depths.push_back(v);
+  if (depths.empty()) depths.push_back(ctx.options.tileK.max);
+  out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 16)});
+  out.remarks.push_back("register tiling: a block computes (" + k.macro("BLOCKSIZE") + " / " +
+                        k.macro("THREAD_COLS") + " * " + k.macro("MERGE_LEVEL") + ") x (" +
+                        k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +
+                        c.rowVar + "' x '" + c.colVar + "', each thread " +
+                        k.macro("MERGE_LEVEL") + " x " + k.macro("SKEW_LEVEL") + " of them");
+  out.remarks.push_back("prefetch: " + c.rowArray + " and " + c.colArray + " staged in shared "
+                        "memory in slabs of " + k.macro("TILE_K") + " along '" + kLoop->name +
+                        "' (fewer where 48 KB would not hold them), coalesced loads");
+  return out;
+}
+
+}  // namespace rtcuda
