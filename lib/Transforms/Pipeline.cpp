@@ -23,6 +23,7 @@ const std::vector<Pass> &kernelPasses() {
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
       {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
+      {"LaneReduction", "LANES threads share a row's reduction loop (coalesced rows)", laneReduction},
       {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},
       {"RedundantLoadElim", "load values reused across merge/skew loops once, into registers", redundantLoadElim},
       {"ReadOnlyCache", "const __restrict__ on arrays never written nor aliased", readOnlyCache},

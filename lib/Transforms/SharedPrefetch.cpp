@@ -103,6 +103,12 @@ Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
   if (wanted.empty()) return k;
   if (std::find(k.passes.begin(), k.passes.end(), "RegisterTiling") != k.passes.end())
     return k;  // both operands staged there already
+  if (std::find(k.passes.begin(), k.passes.end(), "LaneReduction") != k.passes.end()) {
+    Kernel out = k;
+    out.remarks.push_back("prefetch: the lanes of LaneReduction read each row at consecutive "
+                          "addresses (coalesced); nothing to stage");
+    return out;
+  }
   Kernel out = k;
   Shape shape;
   if (!findShape(k, shape)) {

@@ -1,0 +1,196 @@
+// LaneReduction: LANES threads share one iteration of the parallel loop, each summing every
+// LANES-th value of its reduction loop; shared memory combines their partial sums.
+//
+// With one thread per row, a matrix-vector product's threads read addresses a row apart and
+// nothing coalesces. With LANES = 32 a warp owns a row and reads 32 consecutive elements of it
+// at a time (one 128-byte line); with fewer lanes a warp covers 32 / LANES rows in segments of
+// LANES elements. LANES = 1 is the one-thread-per-row mapping.
+//
+//   int i = blockIdx.x * BLOCKSIZE + threadIdx.x;   int i = blockIdx.x * (BLOCKSIZE / LANES) + threadIdx.x / LANES;
+//   if (i < n) {                                      int lane = threadIdx.x % LANES;
+//     float sum = 0;                                  float sum;
+//     for (k = 0; k < m; k++)              ==>        if (i < n) { sum = 0; for (k = lane; k < m; k += LANES) sum += A[i][k] * x[k]; }
+//       sum += A[i][k] * x[k];                        if (i < n) sum_lanes[threadIdx.x] = sum;
+//     y[i] = sum;                                     __syncthreads();
+//   }                                                 for (w = LANES / 2; w > 0; w /= 2) {
+//                                                       if (i < n && lane < w) sum_lanes[threadIdx.x] += sum_lanes[threadIdx.x + w];
+//                                                       __syncthreads();
+//                                                     }
+//                                                     if (i < n && lane == 0) { sum = sum_lanes[threadIdx.x]; y[i] = sum; }
+//
+// Applies to a guarded one-thread-per-iteration body whose statements before the loop only set
+// the thread's own scalars, and whose loop only adds into one scalar accumulator declared there
+// (`sum += v` with v not reading sum). The sum is regrouped (LANES partial sums), as any
+// parallel reduction is; rtcuda verify checks it within its floating-point tolerance.
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
+
+std::vector<Stmt> statements(const Stmt &s) {
+  if (s && s->kind == StmtKind::Block) return s->stmts;
+  return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
+}
+
+// Statements that only set the thread's own scalars (declared among them).
+bool setsOnlyLocals(const std::vector<Stmt> &stmts) {
+  std::vector<std::string> declared;
+  bool ok = true;
+  for (const Stmt &s : stmts) {
+    if (s->kind == StmtKind::Decl && !s->arraySize && !s->shared) {
+      declared.push_back(s->name);
+      continue;
+    }
+    ok &= s->kind == StmtKind::Assign &&
+          std::find(declared.begin(), declared.end(), s->name) != declared.end();
+  }
+  return ok;
+}
+
+// The loop's body adds into `acc` only; every other effect stays inside one iteration.
+bool addsInto(const Stmt &loop, const std::string &acc) {
+  bool ok = true;
+  int updates = 0;
+  std::vector<std::string> local;
+  visitStmt(loop->body, [&](const Stmt &s) {
+    if (s->kind == StmtKind::Decl) local.push_back(s->name);
+    if (s->kind == StmtKind::Break || s->kind == StmtKind::Barrier || s->kind == StmtKind::While)
+      ok = false;
+    if (s->kind == StmtKind::Store &&
+        std::find(local.begin(), local.end(), s->name) == local.end())
+      ok = false;
+    if (s->kind == StmtKind::Assign && s->name == acc) {
+      ok &= s->op == "+=" && !mentions(s->value, acc);
+      ++updates;
+    } else if (s->kind == StmtKind::Assign &&
+               std::find(local.begin(), local.end(), s->name) == local.end()) {
+      ok = false;
+    }
+  }, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &n) {
+      if (n->kind == ExprKind::Call && !n->name.empty() && n->name.rfind("atomic", 0) == 0)
+        ok = false;
+    });
+  });
+  // Reads of the accumulator other than its own update.
+  int reads = 0;
+  visitStmt(loop->body, nullptr, [&](const Expr &e) { reads += mentions(e, acc); });
+  return ok && updates > 0 && reads == 0;
+}
+
+}  // namespace
+
+Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
+  if (k.grid.size() != 1 || !k.reductions.empty() || !k.atomicArrays.empty()) return k;
+  const std::vector<Stmt> &top = k.body->stmts;
+  // `int i = ... threadIdx.x ...; if (i < end) { body }`
+  size_t d = 0;
+  for (; d + 1 < top.size(); ++d) {
+    const Stmt &s = top[d], &g = top[d + 1];
+    bool usesThread = false;
+    if (s->kind == StmtKind::Decl && s->value)
+      visitExpr(s->value, [&](const Expr &e) { usesThread |= e->kind == ExprKind::Var && e->name == "threadIdx.x"; });
+    if (usesThread && g->kind == StmtKind::If && !g->elseBody && g->cond->kind == ExprKind::Binary &&
+        g->cond->name == "<" && g->cond->operands[0]->kind == ExprKind::Var &&
+        g->cond->operands[0]->name == s->name)
+      break;
+  }
+  if (d + 1 >= top.size()) return k;
+  const Stmt &index = top[d], &guard = top[d + 1];
+  std::vector<Stmt> body = statements(guard->body);
+  // The reduction loop: the first serial loop whose accumulator the statements before it set.
+  size_t l = 0;
+  std::string acc;
+  for (; l < body.size() && acc.empty(); ++l) {
+    if (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial) continue;
+    std::vector<Stmt> before(body.begin(), body.begin() + l);
+    if (!setsOnlyLocals(before)) return k;
+    for (const Stmt &s : before)
+      if (s->kind == StmtKind::Decl && addsInto(body[l], s->name)) acc = s->name;
+    if (acc.empty()) return k;
+  }
+  if (acc.empty()) return k;
+  const Stmt &loop = body[--l];
+  int64_t step = 0;
+  if (!isConst(loop->step, &step) || step != 1) return k;
+
+  Expr lanes = var(k.macro("LANES")), blockSize = var(k.macro("BLOCKSIZE"));
+  Expr tid = cast(kInt, builtin("threadIdx.x"));
+  std::string lane = freshName(k, "lane"), partial = freshName(k, acc + "_lanes");
+  std::string w = freshName(k, "w");
+  Expr guardCond = guard->cond, laneVar = var(lane);
+  Type accType;
+  std::vector<Stmt> declared, guardedBefore;
+  for (size_t s = 0; s < l; ++s) {
+    const Stmt &st = body[s];
+    if (st->kind == StmtKind::Decl) {
+      if (st->name == acc) accType = st->type;
+      declared.push_back(withLoc(decl(st->name, st->type), st->loc));
+      if (st->value) guardedBefore.push_back(withLoc(assign(st->name, "=", st->value), st->loc));
+    } else {
+      guardedBefore.push_back(st);
+    }
+  }
+  auto strided = std::make_shared<StmtNode>(*loop);
+  strided->min = add(loop->min, laneVar);
+  strided->step = lanes;
+  guardedBefore.push_back(Stmt(strided));
+
+  Expr slot = load(partial, {tid}, accType);
+  auto shared = std::make_shared<StmtNode>(*decl(partial, accType, nullptr, blockSize));
+  shared->shared = true;
+  Stmt halving = whileLoop(binary(">", var(w), intImm(0)),
+                           block({ifThen(land(guardCond, lt(laneVar, var(w))),
+                                         store(partial, {tid}, "+=",
+                                               load(partial, {add(tid, var(w))}, accType))),
+                                  barrier(), assign(w, "=", div(var(w), intImm(2)))}));
+  std::vector<Stmt> after{withLoc(assign(acc, "=", slot), loop->loc)};
+  after.insert(after.end(), body.begin() + l + 1, body.end());
+
+  // The thread's row and lane: BLOCKSIZE / LANES rows per block.
+  Stmt rowIndex = mapStmt(index, nullptr, [&](const Expr &e) -> Expr {
+    if (e->kind == ExprKind::Var && e->name == "threadIdx.x") return binary("/", e, lanes);
+    if (e->kind == ExprKind::Var && e->name == k.macro("BLOCKSIZE")) return div(e, lanes);
+    return e;
+  });
+  std::vector<Stmt> out(top.begin(), top.begin() + d);
+  out.push_back(rowIndex);
+  out.push_back(decl(lane, kInt, cast(kInt, binary("%", builtin("threadIdx.x"), lanes))));
+  out.insert(out.end(), declared.begin(), declared.end());
+  out.push_back(shared);
+  out.push_back(ifThen(guardCond, block(guardedBefore)));
+  out.push_back(comment("combine the lanes' partial sums of " + acc));
+  out.push_back(ifThen(guardCond, store(partial, {tid}, "=", var(acc, accType))));
+  out.push_back(barrier());
+  out.push_back(decl(w, kInt, div(lanes, intImm(2))));
+  out.push_back(halving);
+  out.push_back(ifThen(land(guardCond, binary("==", laneVar, intImm(0))), block(after)));
+  out.insert(out.end(), top.begin() + d + 2, top.end());
+
+  Kernel result = k;
+  result.body = withLoc(block(out), k.body->loc);
+  result.grid[0].perBlock = div(blockSize, lanes);
+  result.passes.push_back("LaneReduction");
+  int lo = std::max(32, ctx.options.blockSize.min);
+  std::vector<int> values;
+  for (int v = 1; v <= 32 && v <= lo; v *= 2) values.push_back(v);
+  result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
+  result.remarks.push_back("lanes: " + k.macro("LANES") + " threads share each iteration of '" +
+                           index->name + "', splitting loop '" + loop->name + "' and adding "
+                           "their partial sums of '" + acc + "' in shared memory");
+  return result;
+}
+
+}  // namespace rtcuda
