@@ -45,12 +45,15 @@ for spec in "${specs[@]}"; do
 import itertools, json, sys
 k = next(k for k in json.load(open(sys.argv[1]))["kernels"] if k["name"] == sys.argv[2])
 axes = []
+tiled = "THREAD_COLS" in k["tuning"]  # a register tile: fewer block sizes, larger tiles
 for name, t in k["tuning"].items():
     vals = t["values"]
     if name == "BLOCKSIZE":
-        vals = [v for v in (128, 256, 512) if v in vals] or vals[:3]
+        vals = [v for v in ((128, 256) if tiled else (128, 256, 512)) if v in vals] or vals[:3]
     elif name.endswith("_LEVEL"):
-        vals = [v for v in vals if v in (1, 2, 4, 8)]
+        vals = [v for v in vals if v in ((4, 8) if tiled else (1, 2, 4, 8))]
+    elif name == "TILE_K" and tiled:
+        vals = [v for v in vals if v in (8, 16)]
     axes.append([f"-D{t['macro']}={v}" for v in vals])
 for combo in itertools.product(*axes):
     print(" ".join(combo))

@@ -19,7 +19,7 @@
 // sets of random inputs; the median and the spread (min..max) are reported. Every CUDA, cuBLAS,
 // cuSPARSE and RT-API status is checked, and each RT-API result is compared with the direct
 // call's. Between the dense and the sparse tables, the host time per call of back-to-back calls
-// at a tiny size isolates the per-call overhead.
+// at a tiny size isolates the per-call overhead. --dense-only skips the sparse part.
 #include "BlasTraits.h" // lib/Runtime/RTAPI/cuda: the library's cuBLAS traits
 #include "rtapi.h"
 
@@ -345,7 +345,8 @@ template <class T> void callOverhead(cublasHandle_t h) {
       [&] { CHECK_RT(Api<T>::mv(y, A.dev(0), x.dev(0), n)); }};
   std::vector<double> us[2];
   for (int i = 0; i < reps + kWarmup; ++i)
-    for (int v = 0; v < 2; ++v) {
+    for (int r = 0; r < 2; ++r) {
+      const int v = (r + i) % 2; // the first of each round alternates, as in timeAll
       CHECK_CUDA(cudaDeviceSynchronize());
       const auto t0 = std::chrono::steady_clock::now();
       for (int c = 0; c < calls; ++c) variants[v]();
@@ -356,10 +357,10 @@ template <class T> void callOverhead(cublasHandle_t h) {
   CHECK_CUDA(cudaDeviceSynchronize());
   CHECK_CUDA(cudaFree(y));
   for (auto &u : us) std::sort(u.begin(), u.end());
+  const double direct = us[0][us[0].size() / 2], api = us[1][us[1].size() / 2];
   std::printf("  %-22s %-6s host time per call, %d back-to-back calls at n = %d: direct %.2f us, "
-              "rtapi %.2f us (medians)\n",
-              Api<T>::names[1], Api<T>::type, calls, n, us[0][us[0].size() / 2],
-              us[1][us[1].size() / 2]);
+              "rtapi %.2f us (medians), overhead %.2f us\n",
+              Api<T>::names[1], Api<T>::type, calls, n, direct, api, api - direct);
 }
 
 // ---- sparse -------------------------------------------------------------------------------------
@@ -521,7 +522,7 @@ template <class T> void sparse(cusparseHandle_t h, const HostCsr &m) {
 
 int main(int argc, char **argv) {
   int n = 4096;
-  bool quick = false;
+  bool quick = false, denseOnly = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--n") && i + 1 < argc)
       n = std::atoi(argv[++i]);
@@ -529,8 +530,11 @@ int main(int argc, char **argv) {
       reps = std::max(10, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--quick"))
       quick = true;
+    else if (!std::strcmp(argv[i], "--dense-only"))
+      denseOnly = true;
     else {
-      std::fprintf(stderr, "usage: rtapi_bench [--n N] [--reps R>=10] [--quick]\n");
+      std::fprintf(stderr,
+                   "usage: rtapi_bench [--n N] [--reps R>=10] [--quick] [--dense-only]\n");
       return 2;
     }
   }
@@ -555,11 +559,13 @@ int main(int argc, char **argv) {
   callOverhead<float>(blas);
   callOverhead<double>(blas);
 
-  std::printf("sparse y = A x:\n");
   std::vector<HostCsr> matrices;
-  matrices.push_back(laplacian(quick ? 256 : 512));
-  matrices.push_back(laplacian(quick ? 512 : 2048));
-  matrices.push_back(randomSparse(quick ? 100000 : 1000000, 16));
+  if (!denseOnly) {
+    std::printf("sparse y = A x:\n");
+    matrices.push_back(laplacian(quick ? 256 : 512));
+    matrices.push_back(laplacian(quick ? 512 : 2048));
+    matrices.push_back(randomSparse(quick ? 100000 : 1000000, 16));
+  }
   for (const HostCsr &m : matrices) {
     sparse<float>(sparseHandle, m);
     sparse<double>(sparseHandle, m);

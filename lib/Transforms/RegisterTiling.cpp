@@ -165,8 +165,13 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   Contraction c;
   Strip rows, cols;
   if (!findContraction(k, ctx.options, &c) || !findStrip(c.reduceLoop->body, LoopKind::Merge, rows) ||
-      !findStrip(c.reduceLoop->body, LoopKind::Skew, cols))
-    return k;
+      !findStrip(c.reduceLoop->body, LoopKind::Skew, cols)) {
+    if (!ctx.options.merge || !ctx.options.skew || ctx.options.prefetch.size() < 2) return k;
+    Kernel out = k;
+    out.remarks.push_back("register tiling: not a contraction (a serial loop k reading one "
+                          "prefetched array as R[i][k] and another as C[k][j]); not tiled");
+    return out;
+  }
   std::vector<Stmt> loops = parallelLoops(k);
   const Stmt &rowsLoop = loops[0], &colsLoop = loops[1], &kLoop = c.reduceLoop;
   const Param &rowParam = *k.findParam(c.rowArray), &colParam = *k.findParam(c.colArray);

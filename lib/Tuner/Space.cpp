@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -53,6 +54,25 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
                         "cannot launch it";
     out.push_back(k);
   }
+  return out;
+}
+
+std::vector<Variant> sampleSpace(const std::vector<Variant> &space, const Variant &defaultPoint,
+                                 size_t max, unsigned seed) {
+  if (space.size() <= max || max == 0) return space;
+  std::vector<size_t> order(space.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937 rng(seed);
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<bool> keep(space.size(), false);
+  size_t kept = 0;
+  for (size_t i = 0; i < space.size(); ++i)
+    if (space[i] == defaultPoint) keep[i] = true, ++kept;
+  for (size_t i = 0; i < order.size() && kept < max; ++i)
+    if (!keep[order[i]]) keep[order[i]] = true, ++kept;
+  std::vector<Variant> out;
+  for (size_t i = 0; i < space.size(); ++i)
+    if (keep[i]) out.push_back(space[i]);
   return out;
 }
 

@@ -367,7 +367,14 @@ int tuneOutput(const TuneOptions &options) {
                 (run.measured ? ")" : ", offline table): model only, nothing will be measured"));
 
   std::vector<std::vector<Variant>> spaces;
-  for (const TuneKernel &k : kernels) spaces.push_back(enumerateSpace(k));
+  for (const TuneKernel &k : kernels) {
+    std::vector<Variant> all = enumerateSpace(k);
+    spaces.push_back(sampleSpace(all, defaultVariant(k), options.maxVariants, options.seed));
+    if (spaces.back().size() < all.size())
+      progress.line("rtcuda-tune: " + k.k.name + ": " + std::to_string(all.size()) +
+                    " points; tuning a sample of " + std::to_string(spaces.back().size()) +
+                    " (--max-variants)");
+  }
   std::vector<std::vector<Resources>> resources;
   compileResources(m, kernels, spaces, resources, run.device.arch(), rc, cache, options.jobs, progress);
 

@@ -22,6 +22,7 @@ const char *usage =
     "  --arch sm_XX         device of --model-only (default: the output's arch; see --list-archs)\n"
     "  --strategy S         exhaustive | pruned (default) | budget\n"
     "  --fraction F         pruned: time the model's best F of each space (default 0.25)\n"
+    "  --max-variants N     sample spaces larger than N variants (default 512; 0: never)\n"
     "  --budget N           budget search (random start + local moves), N variants per kernel\n"
     "  --kernel NAME        tune only this kernel (repeatable)\n"
     "  --reps N             timed runs per variant (default 20, at least 10)\n"
@@ -110,6 +111,8 @@ int main(int argc, char **argv) {
         std::cerr << "rtcuda-tune: error: --fraction is a share between 0 and 1\n";
         return 2;
       }
+    } else if (a == "--max-variants") {
+      base.maxVariants = static_cast<size_t>(numeric(0));
     } else if (a == "--budget") {
       base.budget = static_cast<size_t>(numeric(1));
       base.strategy = Strategy::Budget;

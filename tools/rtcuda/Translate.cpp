@@ -174,8 +174,10 @@ int translateCommand(const std::vector<std::string> &args) {
     std::cout << "  " << k.kernel.name << ": ";
     for (size_t i = 0; i < k.kernel.passes.size(); ++i)
       std::cout << (i ? ", " : "") << k.kernel.passes[i];
+    long long points = 1;
+    for (const ir::TuningParam &t : k.kernel.tuning) points *= (long long)t.values.size();
     const ir::TuningParam &bs = k.kernel.tuning.front();
-    std::cout << "; " << bs.macro << "=" << bs.defaultValue << " (" << bs.values.size()
+    std::cout << "; " << bs.macro << "=" << bs.defaultValue << " (" << points
               << " tuning points)\n";
   }
   std::cout << "  files: kernel.cu" << (hasMain ? " main.cu" : "")

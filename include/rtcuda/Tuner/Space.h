@@ -35,6 +35,11 @@ std::vector<TuneKernel> loadKernels(const Manifest &m);
 
 // Every combination of the tuning values (the first parameter varies slowest).
 std::vector<Variant> enumerateSpace(const TuneKernel &k);
+// At most `max` variants of `space`: all of them when it is that small, else the default point
+// and a seeded random sample of the others, in the space's order (a register tile's space has
+// thousands of points, and every variant tuned is compiled once for its resources).
+std::vector<Variant> sampleSpace(const std::vector<Variant> &space, const Variant &defaultPoint,
+                                 size_t max, unsigned seed);
 // The default point (each parameter's "default").
 Variant defaultVariant(const TuneKernel &k);
 // "BLOCKSIZE=256" or "BLOCKSIZE=256,MERGE_LEVEL=2": the variant's name in reports and caches.

@@ -12,11 +12,14 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <set>
+#include <string>
+#include <thread>
 
 using namespace rtapitest;
 
@@ -201,6 +204,47 @@ TYPED_TEST(RTAPIGpu, DenseMatrixVector) {
       record(name, kindName(kind), err);
       EXPECT_EQ(err, 0.0) << s.m << "x" << s.n << " " << kindName(kind);
     }
+}
+
+// From a thread that has made no CUDA call yet, so no context is current there when the call
+// asks where its pointers live; operands of every kind, pinned host memory too (staged).
+TYPED_TEST(RTAPIGpu, CallsFromANewThread) {
+  using T = TypeParam;
+  const std::string name = this->fn("RTdSMV (new thread)", "RTdDMV (new thread)");
+  const int m = 37, n = 23;
+  const auto A = randomInts<T>(static_cast<std::size_t>(m) * n, 40);
+  const auto x = randomInts<T>(static_cast<std::size_t>(n), 41);
+  std::vector<T> expect(static_cast<std::size_t>(m));
+  rtapi::ref::gemv(expect.data(), A.data(), x.data(), m, n);
+  auto inThread = [&](T *C, const T *a, const T *b) {
+    std::string message;
+    std::thread([&] {
+      if (Api<T>::mv(C, a, b, m, n) != RT_SUCCESS) message = RTAPIGetLastErrorMessage();
+      if (message.empty()) message = "ok";
+    }).join();
+    return message;
+  };
+  for (Kind kind : kKinds) {
+    Buffer<T> a(kind, A), b(kind, x), c(kind, expect.size());
+    c.poison();
+    EXPECT_EQ(inThread(c.get(), a.get(), b.get()), "ok");
+    const double err = maxDiff(c.values(), expect);
+    record(name, kindName(kind), err);
+    EXPECT_EQ(err, 0.0) << kindName(kind);
+  }
+  T *pinned[3] = {};
+  const std::size_t counts[3] = {A.size(), x.size(), expect.size()};
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(cudaMallocHost(reinterpret_cast<void **>(&pinned[i]), counts[i] * sizeof(T)),
+              cudaSuccess);
+  std::copy(A.begin(), A.end(), pinned[0]);
+  std::copy(x.begin(), x.end(), pinned[1]);
+  std::fill(pinned[2], pinned[2] + m, std::numeric_limits<T>::quiet_NaN());
+  EXPECT_EQ(inThread(pinned[2], pinned[0], pinned[1]), "ok");
+  const double err = maxDiff(std::vector<T>(pinned[2], pinned[2] + m), expect);
+  record(name, "pinned", err);
+  EXPECT_EQ(err, 0.0) << "pinned";
+  for (T *p : pinned) cudaFreeHost(p);
 }
 
 TYPED_TEST(RTAPIGpu, DenseTranspose) {

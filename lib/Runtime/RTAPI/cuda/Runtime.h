@@ -20,9 +20,9 @@
 #include <cusparse.h>
 
 #include <cstddef>
-#include <map>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 namespace rtapi {
 namespace gpu {
@@ -55,14 +55,21 @@ private:
 };
 
 // Device buffers kept between calls (grow-only, best fit), released by the last RTAPIFinalize.
+// The free list has room for every buffer the pool owns, so giveBack (from ~Scratch) never
+// allocates: a staged call does no host heap allocation once the pool is warm.
 class Pool {
 public:
   Scratch acquire(std::size_t bytes);
-  void giveBack(void *ptr, std::size_t bytes);
+  void giveBack(void *ptr, std::size_t bytes) noexcept;
   void clear();
 
 private:
-  std::multimap<std::size_t, void *> free_;
+  struct Block {
+    std::size_t bytes;
+    void *ptr;
+  };
+  std::vector<Block> free_;
+  std::size_t owned_ = 0; // buffers allocated and not yet freed (free or lent out)
 };
 
 struct Context {
@@ -78,7 +85,9 @@ Context &context();
 
 enum class Memory { Host, Device, Managed };
 
-// Where `p` lives. Device memory of a device other than `device` is refused.
+// Where `p` lives. Device memory of a device other than `device` is refused. One driver query
+// (cuPointerGetAttributes, reached through the runtime's entry-point lookup, so no libcuda link);
+// cudaPointerGetAttributes where that is unavailable or fails (it then names the failure).
 Memory classify(const char *name, const void *p, int device);
 
 // One computing call: holds the context lock, checks that RTAPIInit ran, makes the context's

@@ -1,0 +1,61 @@
+// LaneReduction: LANES threads share one row of a matrix-vector product (rows n != columns m),
+// each summing every LANES-th product; the partial sums meet in shared memory through a tree
+// with a barrier per step, and lane 0 runs the statement after the loop. A loop that is not a
+// sum (a running maximum) keeps one thread per row.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LaneReduction | FileCheck %s
+// RUN: FileCheck --check-prefix=PARAMS %s < %t/out/gemv_params.h
+// RUN: %rtcuda verify %t/out --seed 6 --sizes 1,7,37,100 --no-race-check | FileCheck --check-prefix=VERIFY %s
+//
+// CHECK-LABEL: IR after LaneReduction (kernel gemv)
+// CHECK:      int i = (int)(blockIdx.x * (GEMV_BLOCKSIZE / GEMV_LANES) + threadIdx.x / GEMV_LANES);
+// CHECK-NEXT: int lane = (int)(threadIdx.x % GEMV_LANES);
+// CHECK-NEXT: float sum;
+// CHECK-NEXT: __shared__ float sum_lanes[GEMV_BLOCKSIZE];
+// CHECK-NEXT: if (i < n) {
+// CHECK-NEXT:   sum = 0.0f;
+// CHECK-NEXT:   for (int k = lane; k < m; k += GEMV_LANES) {
+// CHECK-NEXT:     sum += A[i * m + k] * x[k];
+// CHECK:      __syncthreads();
+// CHECK-NEXT: int w = GEMV_LANES / 2;
+// CHECK-NEXT: while (w > 0) {
+// CHECK-NEXT:   if (i < n && lane < w) {
+// CHECK-NEXT:     sum_lanes[(int)threadIdx.x] += sum_lanes[(int)threadIdx.x + w];
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
+// CHECK:      if (i < n && lane == 0) {
+// CHECK-NEXT:   sum = sum_lanes[(int)threadIdx.x];
+// CHECK-NEXT:   y[i] = alpha * sum + beta * y[i];
+//
+// CHECK-LABEL: IR after LaneReduction (kernel rowmax)
+// CHECK-NOT:  lane
+// CHECK:      best = fmaxf(best, A[i * m + k]);
+//
+// PARAMS: // LANES: search space 1, 2, 4, 8, 16, 32
+// PARAMS: #define GEMV_LANES 32
+//
+// VERIFY: verified 2 kernel(s) at 24 parameter point(s) and 4 size(s): 0 mismatch(es)
+
+//--- kernel.c
+#include <math.h>
+void gemv(int n, int m, float y[n], const float A[n][m], const float x[m], float alpha, float beta) {
+  for (int i = 0; i < n; i++) {
+    float sum = 0.0f;
+    for (int k = 0; k < m; k++)
+      sum += A[i][k] * x[k];
+    y[i] = alpha * sum + beta * y[i];
+  }
+}
+void rowmax(int n, int m, float y[n], const float A[n][m]) {
+  for (int i = 0; i < n; i++) {
+    float best = A[i][0];
+    for (int k = 1; k < m; k++)
+      best = fmaxf(best, A[i][k]);
+    y[i] = best;
+  }
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels:
+  - name: gemv
+  - name: rowmax

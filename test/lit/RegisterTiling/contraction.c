@@ -1,0 +1,84 @@
+// RegisterTiling: a contraction with merge, skew and both operands prefetched becomes a register
+// tile: a block owns a rectangle of C, stages slabs of A (transposed, odd pitch) and B in shared
+// memory between two barriers, and the multiply-adds read the tiles without guards. The init
+// (which reads bias) and the stores keep their guards. A kernel that reads A transposed is not a
+// contraction of this shape: it keeps the collapsed mapping, with a remark.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=RegisterTiling | FileCheck %s
+// RUN: FileCheck --check-prefix=NOTES %s < %t/out/kernel.cu
+// RUN: FileCheck --check-prefix=PARAMS %s < %t/out/gemm_bias_params.h
+// RUN: %rtcuda verify %t/out --seed 3 --sizes 1,7,37 --max-points 30 --no-race-check | FileCheck --check-prefix=VERIFY %s
+//
+// CHECK-LABEL: IR after RegisterTiling (kernel gemm_bias)
+// CHECK:      int thread_col = (int)(threadIdx.x % GEMM_BIAS_THREAD_COLS);
+// CHECK-NEXT: int thread_row = (int)(threadIdx.x / GEMM_BIAS_THREAD_COLS);
+// CHECK:      int i_merged = tile_row * (GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS) + thread_row;
+// CHECK-NEXT: int j_skewed = tile_col * GEMM_BIAS_THREAD_COLS + thread_col;
+// CHECK:      __shared__ float A_tile[
+// CHECK:      __shared__ float B_tile[
+// CHECK:          sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] = bias[j];
+// CHECK:      for (int k_tile = 0; k_tile < m; k_tile += depth) {  // tile
+// CHECK:        A_tile[q * A_pitch + r] = row0 + r < n && k_tile + q < m ? A[row0 + r][k_tile + q] : (float)0;
+// CHECK:        B_tile[r * (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL) + q] = k_tile + r < m && col0 + q < p ? B[k_tile + r][col0 + q] : (float)0;
+// CHECK:        __syncthreads();
+// CHECK-NEXT:   if (k_tile + depth <= m) {
+// CHECK-NEXT:     for (int k = k_tile; k < k_tile + depth; k++) {  // unrolled
+// CHECK-NEXT:       for (int m_ = 0; m_ < GEMM_BIAS_MERGE_LEVEL; m_++) {  // merge
+// CHECK-NEXT:         int i = i_merged * GEMM_BIAS_MERGE_LEVEL + m_;
+// CHECK-NEXT:         for (int s = 0; s < GEMM_BIAS_SKEW_LEVEL; s++) {  // skew
+// CHECK-NEXT:           int j =
+// CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[(k - k_tile) * A_pitch + (i - row0)] * B_tile[(k - k_tile) * (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL) + (j - col0)];
+// CHECK:        } else {
+// CHECK-NEXT:     for (int k = k_tile; k < m; k++) {
+// CHECK:        __syncthreads();
+// CHECK-NEXT: }
+// CHECK:      if (j < p) {
+// CHECK-NEXT:   C[i][j] = sum[m_ * GEMM_BIAS_SKEW_LEVEL + s];
+//
+// CHECK-LABEL: IR after RegisterTiling (kernel gemm_at)
+// CHECK:      for (int i_merged = 0;
+// CHECK-NOT:  __shared__
+// CHECK:      }
+//
+// NOTES: register tiling: a block computes (GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS * GEMM_BIAS_MERGE_LEVEL) x (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL)
+// NOTES: prefetch: A and B staged in shared memory
+// NOTES: register tiling: not a contraction
+//
+// PARAMS: #define GEMM_BIAS_THREAD_COLS 16
+// PARAMS: // TILE_K: search space 4, 8
+//
+// VERIFY: verified 2 kernel(s) at 60 parameter point(s) and 3 size(s): 0 mismatch(es)
+
+//--- kernel.c
+void gemm_bias(int n, int m, int p, float C[n][p], const float A[n][m], const float B[m][p],
+               const float bias[p]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < p; j++) {
+      float sum = bias[j];
+      for (int k = 0; k < m; k++)
+        sum += A[i][k] * B[k][j];
+      C[i][j] = sum;
+    }
+}
+void gemm_at(int n, int m, int p, float C[n][p], const float A[m][n], const float B[m][p]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < p; j++) {
+      float sum = 0.0f;
+      for (int k = 0; k < m; k++)
+        sum += A[k][i] * B[k][j];
+      C[i][j] = sum;
+    }
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels:
+  - name: gemm_bias
+    merge: true
+    skew: true
+    prefetch: [A, B]
+    tuning: {block_size: [32, 256], merge_level: [1, 4], skew_level: [1, 4], tile_k: [4, 8]}
+  - name: gemm_at
+    merge: true
+    skew: true
+    prefetch: [A, B]
+    tuning: {block_size: [32, 256], merge_level: [1, 4], skew_level: [1, 4]}
