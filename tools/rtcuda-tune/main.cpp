@@ -22,7 +22,7 @@ const char *usage =
     "  --arch sm_XX         device of --model-only (default: the output's arch; see --list-archs)\n"
     "  --strategy S         exhaustive | pruned (default) | budget\n"
     "  --fraction F         pruned: time the model's best F of each space (default 0.25)\n"
-    "  --max-variants N     sample spaces larger than N variants (default 512; 0: never)\n"
+    "  --max-variants N     sample spaces larger than N variants (default 256; 0: never)\n"
     "  --budget N           budget search (random start + local moves), N variants per kernel\n"
     "  --kernel NAME        tune only this kernel (repeatable)\n"
     "  --reps N             timed runs per variant (default 20, at least 10)\n"

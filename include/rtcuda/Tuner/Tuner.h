@@ -26,7 +26,7 @@ struct TuneOptions {
   double fraction = 0.25;                   // pruned: share of the space that is timed
   size_t budget = 8;                        // budget: variants timed per kernel
   unsigned seed = 1;
-  size_t maxVariants = 512;                 // larger spaces are sampled (0: never)
+  size_t maxVariants = 256;                 // larger spaces are sampled (0: never)
   int reps = 20, warmup = 2;
   double timeout = 30;                      // seconds per variant
   bool flush = true;

@@ -1,6 +1,7 @@
 // Everything around the measurement that needs no GPU: the compiler's resource report, the
 // cache, the strategies, the parameter header, the child-process loop (with a fake harness that
 // crashes, hangs and computes wrong results), and a whole --model-only run.
+#include <algorithm>
 #include "rtcuda/Tuner/Harness.h"
 #include "rtcuda/Tuner/Report.h"
 #include "rtcuda/Tuner/Tuner.h"
@@ -105,6 +106,26 @@ TEST(Strategy, PrunedTimesTheBestRankedFraction) {
   EXPECT_EQ(chosen, (std::vector<size_t>{5, 3, 7}));
   chosen = prunedSelection(ranked, 10, 0.0, 3);
   EXPECT_EQ(chosen.size(), 1u);
+}
+
+TEST(Strategy, LargeSpacesAreSampledWithTheDefaultKept) {
+  std::vector<Variant> space;
+  for (int a = 0; a < 40; ++a)
+    for (int b = 0; b < 25; ++b) space.push_back({a, b});
+  const Variant def{39, 24};  // the last point: a sample taken from the front would miss it
+  std::vector<Variant> small(space.begin(), space.begin() + 10);
+  EXPECT_EQ(sampleSpace(small, small[3], 256, 1), small);  // small spaces stay whole
+  EXPECT_EQ(sampleSpace(space, def, 0, 1), space);         // 0: never sampled
+  std::vector<Variant> sample = sampleSpace(space, def, 100, 1);
+  EXPECT_EQ(sample.size(), 100u);
+  EXPECT_NE(std::find(sample.begin(), sample.end(), def), sample.end());
+  EXPECT_EQ(std::set<Variant>(sample.begin(), sample.end()).size(), 100u);  // nothing twice
+  EXPECT_TRUE(std::is_sorted(sample.begin(), sample.end()));  // the space's order
+  EXPECT_EQ(sampleSpace(space, def, 100, 1), sample);          // the seed decides
+  EXPECT_NE(sampleSpace(space, def, 100, 2), sample);
+  std::set<int> firsts;  // spread over the space, not one corner of it
+  for (const Variant &v : sample) firsts.insert(v[0]);
+  EXPECT_GT(firsts.size(), 20u);
 }
 
 TEST(Strategy, BudgetSearchFindsTheMinimumOfASmoothSpace) {
