@@ -37,13 +37,6 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
-
-std::vector<Stmt> statements(const Stmt &s) {
-  if (s && s->kind == StmtKind::Block) return s->stmts;
-  return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
-}
-
 // Statements that only set the thread's own scalars (declared among them).
 bool setsOnlyLocals(const std::vector<Stmt> &stmts) {
   std::vector<std::string> declared;
@@ -109,7 +102,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   }
   if (d + 1 >= top.size()) return k;
   const Stmt &index = top[d], &guard = top[d + 1];
-  std::vector<Stmt> body = statements(guard->body);
+  std::vector<Stmt> body = statementsOf(guard->body);
   // The reduction loop: the first serial loop whose accumulator the statements before it set.
   size_t l = 0;
   std::string acc;
@@ -127,7 +120,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   if (!isConst(loop->step, &step) || step != 1) return k;
 
   Expr lanes = var(k.macro("LANES")), blockSize = var(k.macro("BLOCKSIZE"));
-  Expr tid = cast(kInt, builtin("threadIdx.x"));
+  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   std::string lane = freshName(k, "lane"), partial = freshName(k, acc + "_lanes");
   std::string w = freshName(k, "w");
   Expr guardCond = guard->cond, laneVar = var(lane);
@@ -167,7 +160,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   });
   std::vector<Stmt> out(top.begin(), top.begin() + d);
   out.push_back(rowIndex);
-  out.push_back(decl(lane, kInt, cast(kInt, binary("%", builtin("threadIdx.x"), lanes))));
+  out.push_back(decl(lane, kInt, cast(kInt, binary("%", gpuBuiltin("threadIdx.x"), lanes))));
   out.insert(out.end(), declared.begin(), declared.end());
   out.push_back(shared);
   out.push_back(ifThen(guardCond, block(guardedBefore)));

@@ -19,12 +19,10 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
-
 // The loop over x: its variable is computed from the thread's global index and guarded.
 std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
-  Expr global = cast(kInt, binary("+", binary("*", builtin("blockIdx.x"), blockSize),
-                                  builtin("threadIdx.x")));
+  Expr global = cast(kInt, binary("+", binary("*", gpuBuiltin("blockIdx.x"), blockSize),
+                                  gpuBuiltin("threadIdx.x")));
   int64_t step = 1, min = 1;
   isConst(loop->step, &step);
   std::vector<Stmt> out;
@@ -91,8 +89,8 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize);
     int64_t step = 1;
     isConst(s->step, &step);
-    Expr row = cast(kInt, builtin("blockIdx.y"));
-    Expr stride = cast(kInt, builtin("gridDim.y"));
+    Expr row = cast(kInt, gpuBuiltin("blockIdx.y"));
+    Expr stride = cast(kInt, gpuBuiltin("gridDim.y"));
     std::shared_ptr<StmtNode> rows;
     if (step == 1) {
       rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, simplify(add(s->min, row)),

@@ -47,13 +47,6 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
-
-std::vector<Stmt> statements(const Stmt &s) {
-  if (s && s->kind == StmtKind::Block) return s->stmts;
-  return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
-}
-
 bool isVar(const Expr &e, const std::string &name) {
   return e->kind == ExprKind::Var && e->name == name;
 }
@@ -70,7 +63,7 @@ bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
     if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
   });
   if (!loop) return false;
-  std::vector<Stmt> body = statements(loop->body);
+  std::vector<Stmt> body = statementsOf(loop->body);
   if (body.size() != 2 || body[0]->kind != StmtKind::Decl || !body[0]->value ||
       body[1]->kind != StmtKind::If || body[1]->elseBody)
     return false;
@@ -118,7 +111,7 @@ bool findContraction(const Kernel &k, const KernelOptions &o, Contraction *out) 
   std::vector<Stmt> loops = parallelLoops(k);
   if (loops.size() != 2) return false;
   const std::set<std::string> loopVars{loops[0]->name, loops[1]->name};
-  for (const Stmt &s : statements(loops[1]->body)) {
+  for (const Stmt &s : statementsOf(loops[1]->body)) {
     int64_t step = 0;
     if (s->kind != StmtKind::For || s->loopKind != LoopKind::Serial ||
         !isConst(s->step, &step) || step != 1 || mentionsAny(s->min, loopVars) ||
@@ -195,12 +188,12 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   std::string kt = fresh(kLoop->name + "_tile"), t = fresh("t"), r = fresh("r"), q = fresh("q");
 
   Expr rowsExtent = simplify(tripCount(rowsLoop)), colsExtent = simplify(tripCount(colsLoop));
-  Expr blockIndex = cast(kInt, builtin("blockIdx.x")), tid = cast(kInt, builtin("threadIdx.x"));
+  Expr blockIndex = cast(kInt, gpuBuiltin("blockIdx.x")), tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   std::vector<Stmt> head{
       comment("the block's tile of rows x columns; its threads are " + k.macro("THREAD_COLS") +
               " wide"),
-      decl(tx, kInt, cast(kInt, binary("%", builtin("threadIdx.x"), threadCols))),
-      decl(ty, kInt, cast(kInt, binary("/", builtin("threadIdx.x"), threadCols))),
+      decl(tx, kInt, cast(kInt, binary("%", gpuBuiltin("threadIdx.x"), threadCols))),
+      decl(ty, kInt, cast(kInt, binary("/", gpuBuiltin("threadIdx.x"), threadCols))),
       decl(colTiles, kInt, simplify(div(add(colsExtent, sub(threadCols, intImm(1))), threadCols))),
       decl(tileRow, kInt, div(blockIndex, var(colTiles))),
       decl(tileCol, kInt, mod(blockIndex, var(colTiles))),
@@ -278,7 +271,7 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
       continue;
     }
     body.insert(body.end(), head.begin(), head.end());
-    for (const Stmt &inner : statements(colsLoop->body))
+    for (const Stmt &inner : statementsOf(colsLoop->body))
       body.push_back(inner == kLoop ? withLoc(slabs, kLoop->loc) : inner);
   }
   Kernel out = k;

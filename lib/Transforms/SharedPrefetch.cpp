@@ -35,8 +35,7 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-Expr builtin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
-Expr tid() { return cast(kInt, builtin("threadIdx.x")); }
+Expr tid() { return cast(kInt, gpuBuiltin("threadIdx.x")); }
 
 struct RowAccess {
   std::string array;
@@ -91,11 +90,6 @@ bool rowAccess(const Kernel &k, const Expr &load, const std::string &row, const 
   return true;
 }
 
-std::vector<Stmt> statements(const Stmt &s) {
-  if (s && s->kind == StmtKind::Block) return s->stmts;
-  return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
-}
-
 }  // namespace
 
 Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
@@ -116,7 +110,7 @@ Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
                           "are staged so far; arrays are read from global memory");
     return out;
   }
-  std::vector<Stmt> body = statements(k.body->stmts[shape.guardIndex]->body);
+  std::vector<Stmt> body = statementsOf(k.body->stmts[shape.guardIndex]->body);
   // The first serial loop of the guarded body that reads a wanted array by (row, loop var).
   size_t loopIndex = body.size();
   RowAccess access;

@@ -61,7 +61,7 @@ public:
       outerEnd = select(spec.striped, simplify(striped), blocked);
     }
     auto out = std::make_shared<StmtNode>(*forLoop(vo, kInt, intImm(0), outerEnd, intImm(1),
-                                                   block(jamBlock(statements(loop->body))),
+                                                   block(jamBlock(statementsOf(loop->body))),
                                                    LoopKind::Parallel));
     out->loc = loop->loc;
     return out;
@@ -73,11 +73,6 @@ private:
   std::string f;
   Expr index, outerEnd;
   std::set<std::string> expanded;  // locals that hold one value per strip iteration
-
-  static std::vector<Stmt> statements(const Stmt &s) {
-    if (s && s->kind == StmtKind::Block) return s->stmts;
-    return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
-  }
 
   bool dependsExpr(const Expr &e) const {
     bool d = false;
@@ -195,13 +190,13 @@ private:
                  !dependsExpr(s->step)) {
         flush(pending, out);
         auto copy = std::make_shared<StmtNode>(*s);
-        copy->body = block(jamBlock(statements(s->body)));
+        copy->body = block(jamBlock(statementsOf(s->body)));
         out.push_back(copy);
       } else if (s->kind == StmtKind::If && !dependsExpr(s->cond)) {
         flush(pending, out);
         auto copy = std::make_shared<StmtNode>(*s);
-        copy->body = block(jamBlock(statements(s->body)));
-        if (s->elseBody) copy->elseBody = block(jamBlock(statements(s->elseBody)));
+        copy->body = block(jamBlock(statementsOf(s->body)));
+        if (s->elseBody) copy->elseBody = block(jamBlock(statementsOf(s->elseBody)));
         out.push_back(copy);
       } else if (!depends(s)) {
         flush(pending, out);

@@ -52,6 +52,10 @@ ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);
 std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 // The value of `values` closest to `wanted` (the first of equally close ones).
 int closestValue(const std::vector<int> &values, int wanted);
+// The statements of a block, or the statement itself; empty for null.
+std::vector<ir::Stmt> statementsOf(const ir::Stmt &s);
+// A CUDA built-in index such as threadIdx.x or blockIdx.x (unsigned).
+ir::Expr gpuBuiltin(const std::string &name);
 // Returns a name not used by any variable, parameter or loop of the kernel.
 std::string freshName(const ir::Kernel &k, const std::string &base);
 // The atomic update of an element with a reduction operator ("+", "min", ...): atomicAdd, or a
