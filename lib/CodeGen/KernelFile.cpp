@@ -77,7 +77,8 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
       << "#pragma once\n#include <math.h>\n"
       << "// Shared arrays sized by tuning macros (rtcuda verify sizes them at run time).\n"
       << "#ifndef RTCUDA_SHARED_ARRAY\n"
-      << "#define RTCUDA_SHARED_ARRAY(type, name, size) __shared__ type name[size]\n#endif\n";
+      << "#define RTCUDA_SHARED_ARRAY(type, name, size) __shared__ __align__(16) type name[size]\n"
+      << "#endif\n";
   for (const LoweredKernel &lk : kernels) out << "#include \"" << paramsHeaderName(lk.kernel) << "\"\n";
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesAtomicHelpers(lk.kernel); }))

@@ -33,6 +33,7 @@
 #define __forceinline__ inline
 #define __shared__ static thread_local
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 // __restrict__ is a g++ keyword already.
 
 // ---- vector types ----------------------------------------------------------------------------
