@@ -285,10 +285,13 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   out.grid = {LaunchDim{simplify(mul(rowTiles, colTilesHost)), intImm(1), 2147483647}};
   out.blockThreads = blockSize;
   out.passes.push_back("RegisterTiling");
-  // A tile of 8 x 8 results per thread is where register tiles usually pay best; the tuner
+  // Defaults at the best point measured on an H100 (docs/performance.md): 8 x 8 results per
+  // thread, blocked columns (their B values are one aligned run: 128-bit loads); the tuner
   // searches the rest of the space.
-  for (TuningParam &t : out.tuning)
+  for (TuningParam &t : out.tuning) {
     if (t.name == "MERGE_LEVEL" || t.name == "SKEW_LEVEL") t.defaultValue = closestValue(t.values, 8);
+    if (t.name == "SKEW_STRIPED") t.defaultValue = 0;
+  }
   out.tuning.push_back({"THREAD_COLS", k.macro("THREAD_COLS"), {8, 16, 32}, 16});
   std::vector<int> depths;
   for (int v = 1; v <= ctx.options.tileK.max; v *= 2)
