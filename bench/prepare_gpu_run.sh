@@ -53,7 +53,7 @@ for name, t in k["tuning"].items():
     elif name.endswith("_LEVEL"):
         vals = [v for v in vals if v in ((4, 8) if tiled else (1, 2, 4, 8))]
     elif name == "TILE_K" and tiled:
-        vals = [v for v in vals if v in (8, 16)]
+        vals = [v for v in vals if v in (16, 32)]
     axes.append([f"-D{t['macro']}={v}" for v in vals])
 for combo in itertools.product(*axes):
     print(" ".join(combo))

@@ -297,7 +297,8 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   for (int v = 1; v <= ctx.options.tileK.max; v *= 2)
     if (v >= ctx.options.tileK.min) depths.push_back(v);
   if (depths.empty()) depths.push_back(ctx.options.tileK.max);
-  out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 16)});
+  // Deeper slabs pay fewer barriers per multiply-add: 32 measured best on an H100.
+  out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 32)});
   out.remarks.push_back("register tiling: a block computes (" + k.macro("BLOCKSIZE") + " / " +
                         k.macro("THREAD_COLS") + " * " + k.macro("MERGE_LEVEL") + ") x (" +
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +
