@@ -282,7 +282,9 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   out.body = withLoc(block(body), k.body->loc);
   Expr rowTiles = div(add(rowsExtent, sub(threadRows, intImm(1))), threadRows);
   Expr colTilesHost = div(add(colsExtent, sub(threadCols, intImm(1))), threadCols);
-  out.grid = {LaunchDim{simplify(mul(rowTiles, colTilesHost)), intImm(1), 2147483647}};
+  // Counted in threads (a block per tile), so the tuner's model sees every thread at work.
+  out.grid = {LaunchDim{simplify(mul(mul(rowTiles, colTilesHost), blockSize)), blockSize,
+                        2147483647}};
   out.blockThreads = blockSize;
   out.passes.push_back("RegisterTiling");
   // Defaults at the best point measured on an H100 (docs/performance.md): 8 x 8 results per
