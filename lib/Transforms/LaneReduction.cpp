@@ -89,18 +89,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   if (k.grid.size() != 1 || !k.reductions.empty() || !k.atomicArrays.empty()) return k;
   const std::vector<Stmt> &top = k.body->stmts;
   // `int i = ... threadIdx.x ...; if (i < end) { body }`
-  size_t d = 0;
-  for (; d + 1 < top.size(); ++d) {
-    const Stmt &s = top[d], &g = top[d + 1];
-    bool usesThread = false;
-    if (s->kind == StmtKind::Decl && s->value)
-      visitExpr(s->value, [&](const Expr &e) { usesThread |= e->kind == ExprKind::Var && e->name == "threadIdx.x"; });
-    if (usesThread && g->kind == StmtKind::If && !g->elseBody && g->cond->kind == ExprKind::Binary &&
-        g->cond->name == "<" && g->cond->operands[0]->kind == ExprKind::Var &&
-        g->cond->operands[0]->name == s->name)
-      break;
-  }
-  if (d + 1 >= top.size()) return k;
+  const size_t d = threadGuardIndex(k);
+  if (d == top.size()) return k;
   const Stmt &index = top[d], &guard = top[d + 1];
   std::vector<Stmt> body = statementsOf(guard->body);
   // The reduction loop: the first serial loop whose accumulator the statements before it set.

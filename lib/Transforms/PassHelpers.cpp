@@ -1,6 +1,8 @@
 // Small helpers the passes share (declared in Pass.h).
 #include "rtcuda/Transforms/Pass.h"
 
+#include "rtcuda/IR/Mutate.h"
+
 namespace rtcuda {
 
 using namespace ir;
@@ -8,6 +10,31 @@ using namespace ir;
 std::vector<Stmt> statementsOf(const Stmt &s) {
   if (s && s->kind == StmtKind::Block) return s->stmts;
   return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
+}
+
+bool storesTo(const Stmt &s, const std::string &array) {
+  bool found = false;
+  if (s) visitStmt(s, [&](const Stmt &n) { found |= n->kind == StmtKind::Store && n->name == array; });
+  return found;
+}
+
+size_t threadGuardIndex(const Kernel &k) {
+  const std::vector<Stmt> &stmts = k.body->stmts;
+  for (size_t d = 0; d + 1 < stmts.size(); ++d) {
+    const Stmt &index = stmts[d], &guard = stmts[d + 1];
+    if (index->kind != StmtKind::Decl || !index->value || guard->kind != StmtKind::If ||
+        guard->elseBody)
+      continue;
+    bool usesThread = false;
+    visitExpr(index->value, [&](const Expr &e) {
+      usesThread |= e->kind == ExprKind::Var && e->name == "threadIdx.x";
+    });
+    const Expr &cond = guard->cond;
+    if (usesThread && cond->kind == ExprKind::Binary && cond->name == "<" &&
+        cond->operands[0]->kind == ExprKind::Var && cond->operands[0]->name == index->name)
+      return d;
+  }
+  return stmts.size();
 }
 
 Expr gpuBuiltin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }

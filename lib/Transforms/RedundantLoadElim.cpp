@@ -20,6 +20,8 @@
 // loop does not write. A load that was under a guard is loaded under the first iteration's
 // guard (the weakest: the strip's index grows with the iteration), so it reads no address the
 // original program would not have read.
+#include "StripMineJam.h"
+
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -33,59 +35,6 @@ using namespace ir;
 namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
-
-bool isStrip(const Stmt &s) {
-  return s && s->kind == StmtKind::For &&
-         (s->loopKind == LoopKind::Merge || s->loopKind == LoopKind::Skew);
-}
-
-// Statements of a body with nested plain blocks spliced in.
-void flatten(const Stmt &s, std::vector<Stmt> &out) {
-  if (!s) return;
-  if (s->kind != StmtKind::Block) {
-    out.push_back(s);
-    return;
-  }
-  for (const Stmt &c : s->stmts) flatten(c, out);
-}
-
-// A strip loop: `for f { header decls; [if (guard) { rest }] | rest }`.
-struct Strip {
-  Stmt loop;
-  std::vector<Stmt> header;   // leading scalar declarations (the strip's index)
-  Expr guard;                 // null when there is none
-  std::vector<Stmt> rest;     // the statements after the header, inside the guard if any
-  std::set<std::string> names;  // the loop variable and the header's variables
-  Expr guardAtFirst() const {  // the guard in the loop's first iteration
-    Expr g = guard;
-    for (auto it = header.rbegin(); it != header.rend(); ++it)
-      g = substitute(g, {{(*it)->name, (*it)->value}});
-    return simplify(substitute(g, {{loop->name, loop->min}}));
-  }
-};
-
-Strip viewStrip(const Stmt &loop) {
-  Strip v;
-  v.loop = loop;
-  v.names.insert(loop->name);
-  std::vector<Stmt> body;
-  flatten(loop->body, body);
-  size_t i = 0;
-  for (; i < body.size() && body[i]->kind == StmtKind::Decl && body[i]->value &&
-         !body[i]->arraySize;
-       ++i) {
-    v.header.push_back(body[i]);
-    v.names.insert(body[i]->name);
-  }
-  if (i + 1 == body.size() && body[i]->kind == StmtKind::If && !body[i]->elseBody &&
-      mentionsAny(body[i]->cond, v.names)) {
-    v.guard = body[i]->cond;
-    flatten(body[i]->body, v.rest);
-  } else {
-    v.rest.assign(body.begin() + i, body.end());
-  }
-  return v;
-}
 
 // Loads that every run of statement `s` evaluates (not inside a select's branches or the right
 // side of && and ||).
@@ -132,12 +81,6 @@ private:
     return names;
   }
 
-  static bool writes(const Stmt &s, const std::string &array) {
-    bool found = false;
-    visitStmt(s, [&](const Stmt &n) { found |= n->kind == StmtKind::Store && n->name == array; });
-    return found;
-  }
-
   static Expr zero(const Type &t) { return cast(t, intImm(0)); }
 
   static Stmt replaceLoad(const Stmt &s, const Expr &from, const Expr &to) {
@@ -146,7 +89,7 @@ private:
   }
 
   Stmt rewrite(const Stmt &loop) {
-    Strip outer = viewStrip(loop);
+    StripView outer = viewStrip(loop);
     std::set<std::string> inside = declaredIn(loop);
     std::vector<Stmt> before;
     Stmt result = loop;
@@ -164,7 +107,7 @@ private:
       if (s->kind == StmtKind::Decl || s->kind == StmtKind::Assign || s->kind == StmtKind::Store)
         statementLoads(s, loads);
       for (const Expr &l : loads) {
-        if (mentionsAny(l, inside) || writes(loop, l->name) || already(l)) continue;
+        if (mentionsAny(l, inside) || storesTo(loop, l->name) || already(l)) continue;
         std::string reg = name(l->name + "_reg");
         Expr value = outer.guard ? select(outer.guardAtFirst(), l, zero(l->type)) : l;
         before.push_back(decl(reg, l->type, value));
@@ -176,7 +119,7 @@ private:
     // iteration of the nested strip, loaded before this loop.
     for (const Stmt &s : outer.rest) {
       if (!isStrip(s)) continue;
-      Strip inner = viewStrip(s);
+      StripView inner = viewStrip(s);
       std::set<std::string> outerOnly;
       for (const std::string &n : inside)
         if (!inner.names.count(n)) outerOnly.insert(n);
@@ -189,7 +132,7 @@ private:
           statementLoads(t, loads);
         for (const Expr &l : loads) {
           if (mentionsAny(l, outerOnly) || !mentionsAny(l, inner.names) ||
-              writes(loop, l->name) || already(l))
+              storesTo(loop, l->name) || already(l))
             continue;
           std::string reg = name(l->name + "_reg");
           Expr slot = simplify(sub(var(inner.loop->name), inner.loop->min));

@@ -31,6 +31,7 @@
 // (they only touch the thread's own accumulators; rows and columns past the edge read staged
 // zeros and are never stored), the guards of loads and stores stay.
 #include "RegisterTiling.h"
+#include "StripMineJam.h"
 
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
@@ -52,10 +53,11 @@ bool isVar(const Expr &e, const std::string &name) {
   return e->kind == ExprKind::Var && e->name == name;
 }
 
-// A strip loop of BlockMerge or BlockSkew: `for f { int v = index(f); if (v < end) { ... } }`.
+// The first strip loop of `kind` in `within` with one index variable and its guard:
+// `for f { int v = index(f); if (v < end) { ... } }`.
 struct Strip {
-  Stmt loop, decl, guard;
-  Expr end;
+  Stmt loop, decl;
+  Expr guard, end;
 };
 
 bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
@@ -64,23 +66,16 @@ bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
     if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
   });
   if (!loop) return false;
-  std::vector<Stmt> body = statementsOf(loop->body);
-  if (body.size() != 2 || body[0]->kind != StmtKind::Decl || !body[0]->value ||
-      body[1]->kind != StmtKind::If || body[1]->elseBody)
+  StripView v = viewStrip(loop);
+  if (v.header.size() != 1 || !v.guard || v.guard->kind != ExprKind::Binary ||
+      v.guard->name != "<" || !isVar(v.guard->operands[0], v.header[0]->name))
     return false;
-  const Expr &cond = body[1]->cond;
-  if (cond->kind != ExprKind::Binary || cond->name != "<" || !isVar(cond->operands[0], body[0]->name))
-    return false;
-  out = {loop, body[0], body[1], cond->operands[1]};
+  out = {loop, v.header[0], v.guard, v.guard->operands[1]};
   return true;
 }
 
 bool writes(const Kernel &k, const std::string &array) {
-  bool found = false;
-  auto check = [&](const Stmt &s) { found |= s->kind == StmtKind::Store && s->name == array; };
-  visitStmt(k.body, check);
-  if (k.finish) visitStmt(k.finish, check);
-  return found;
+  return storesTo(k.body, array) || storesTo(k.finish, array);
 }
 
 // Statements whose guard may go: they write only the thread's own arrays and read no array
@@ -245,7 +240,7 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   Expr kOffset = sub(var(kLoop->name), kk);
   Stmt slabBody = mapStmt(kLoop->body, [&](const Stmt &s) -> Stmt {
     bool stripGuard = s->kind == StmtKind::If && !s->elseBody &&
-                      (equal(s->cond, rows.guard->cond) || equal(s->cond, cols.guard->cond));
+                      (equal(s->cond, rows.guard) || equal(s->cond, cols.guard));
     return stripGuard && onlyThreadLocal(k, s->body) ? s->body : s;
   }, [&](const Expr &e) -> Expr {
     if (e->kind != ExprKind::Load || e->operands.size() != 2) return e;

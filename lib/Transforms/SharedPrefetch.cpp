@@ -55,27 +55,14 @@ struct Shape {
 
 bool findShape(const Kernel &k, Shape &shape) {
   const auto &stmts = k.body->stmts;
-  for (size_t d = 0; d + 1 < stmts.size(); ++d) {
-    const Stmt &decl = stmts[d], &guard = stmts[d + 1];
-    if (decl->kind != StmtKind::Decl || !decl->value || guard->kind != StmtKind::If ||
-        guard->elseBody)
-      continue;
-    bool usesThread = false;
-    visitExpr(decl->value, [&](const Expr &e) {
-      usesThread |= e->kind == ExprKind::Var && e->name == "threadIdx.x";
-    });
-    const Expr &cond = guard->cond;
-    if (!usesThread || cond->kind != ExprKind::Binary || cond->name != "<" ||
-        cond->operands[0]->kind != ExprKind::Var || cond->operands[0]->name != decl->name)
-      continue;
-    shape.declIndex = d;
-    shape.guardIndex = d + 1;
-    shape.row = decl->name;
-    shape.rowBase = sub(var(decl->name), tid());
-    shape.end = cond->operands[1];
-    return true;
-  }
-  return false;
+  const size_t d = threadGuardIndex(k);
+  if (d == stmts.size()) return false;
+  shape.declIndex = d;
+  shape.guardIndex = d + 1;
+  shape.row = stmts[d]->name;
+  shape.rowBase = sub(var(shape.row), tid());
+  shape.end = stmts[d + 1]->cond->operands[1];
+  return true;
 }
 
 // X[e] with e == i * width + k + offset for the array's row width.

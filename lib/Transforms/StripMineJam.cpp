@@ -217,4 +217,49 @@ Stmt stripMineAndJam(const Kernel &k, const Stmt &loop, const StripSpec &spec) {
   return jammer.run(k);
 }
 
+bool isStrip(const Stmt &s) {
+  return s && s->kind == StmtKind::For &&
+         (s->loopKind == LoopKind::Merge || s->loopKind == LoopKind::Skew);
+}
+
+// Statements of a body with nested plain blocks spliced in.
+static void flatten(const Stmt &s, std::vector<Stmt> &out) {
+  if (!s) return;
+  if (s->kind != StmtKind::Block) {
+    out.push_back(s);
+    return;
+  }
+  for (const Stmt &c : s->stmts) flatten(c, out);
+}
+
+Expr StripView::guardAtFirst() const {
+  Expr g = guard;
+  for (auto it = header.rbegin(); it != header.rend(); ++it)
+    g = substitute(g, {{(*it)->name, (*it)->value}});
+  return simplify(substitute(g, {{loop->name, loop->min}}));
+}
+
+StripView viewStrip(const Stmt &loop) {
+  StripView v;
+  v.loop = loop;
+  v.names.insert(loop->name);
+  std::vector<Stmt> body;
+  flatten(loop->body, body);
+  size_t i = 0;
+  for (; i < body.size() && body[i]->kind == StmtKind::Decl && body[i]->value &&
+         !body[i]->arraySize;
+       ++i) {
+    v.header.push_back(body[i]);
+    v.names.insert(body[i]->name);
+  }
+  if (i + 1 == body.size() && body[i]->kind == StmtKind::If && !body[i]->elseBody &&
+      mentionsAny(body[i]->cond, v.names)) {
+    v.guard = body[i]->cond;
+    flatten(body[i]->body, v.rest);
+  } else {
+    v.rest.assign(body.begin() + i, body.end());
+  }
+  return v;
+}
+
 }  // namespace rtcuda

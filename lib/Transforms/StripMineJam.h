@@ -3,6 +3,8 @@
 
 #include "rtcuda/Transforms/Pass.h"
 
+#include <set>
+
 namespace rtcuda {
 
 struct StripSpec {
@@ -16,6 +18,19 @@ struct StripSpec {
 
 // Returns the loop that replaces `loop` (a parallel loop with step 1).
 ir::Stmt stripMineAndJam(const ir::Kernel &k, const ir::Stmt &loop, const StripSpec &spec);
+
+// Reading a strip back: BlockMerge and BlockSkew build `for f { int v = index(f); if (v < end)
+// { ... } }`, and later passes look inside it through this view.
+struct StripView {
+  ir::Stmt loop;
+  std::vector<ir::Stmt> header;   // leading scalar declarations (the strip's index)
+  ir::Expr guard;                 // null when there is none
+  std::vector<ir::Stmt> rest;     // the statements after the header, inside the guard if any
+  std::set<std::string> names;    // the loop variable and the header's variables
+  ir::Expr guardAtFirst() const;  // the guard in the loop's first iteration
+};
+bool isStrip(const ir::Stmt &s);  // a Merge or Skew loop
+StripView viewStrip(const ir::Stmt &loop);
 
 // A per-thread work factor's tuning parameter: the powers of two in the configured range and
 // its maximum, defaulting to the value closest to `wanted`.

@@ -54,6 +54,12 @@ std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 int closestValue(const std::vector<int> &values, int wanted);
 // The statements of a block, or the statement itself; empty for null.
 std::vector<ir::Stmt> statementsOf(const ir::Stmt &s);
+// Whether any statement of `s` (null: none) stores to `array`.
+bool storesTo(const ir::Stmt &s, const std::string &array);
+// The one-thread-per-iteration mapping LoopPartition writes at the top of a kernel body:
+// the index of `int i = ... threadIdx.x ...;` directly followed by `if (i < end) { ... }`, or
+// the number of statements when there is none.
+size_t threadGuardIndex(const ir::Kernel &k);
 // A CUDA built-in index such as threadIdx.x or blockIdx.x (unsigned).
 ir::Expr gpuBuiltin(const std::string &name);
 // Returns a name not used by any variable, parameter or loop of the kernel.
