@@ -169,20 +169,30 @@ TEST(Report, RewritesTheParameterHeader) {
   EXPECT_NE(text.find("// rtcuda-tune picked BLOCKSIZE=128 again\n#ifndef"), std::string::npos) << text;
 }
 
-TEST(Measure, ExcludesCrashesHangsAndWrongResultsAndGoesOn) {
-  fs::path dir = copyPlanted("measure");
-  rtcuda::Manifest m = rtcuda::readManifest(dir.string());
-  TuneKernel k = loadKernels(m).at(0);
+// A measurement job over the planted output copied to `dir`, at n = 1000.
+static MeasureJob plantedJob(const TuneKernel &k, const fs::path &dir) {
   MeasureJob job;
   job.kernel = &k;
   job.outDir = dir.string();
   job.jobPath = (dir / "job.txt").string();
-  job.refCache = (dir / "ref.bin").string();
   job.sizes = {{"n", 1000}};
+  return job;
+}
+
+static void addVariant(MeasureJob &job, const Variant &v) {
+  const TuneKernel &k = *job.kernel;
+  job.variants.push_back({variantId(k, v), geometry(k, job.sizes, v), macroValues(k, v)});
+}
+
+TEST(Measure, ExcludesCrashesHangsAndWrongResultsAndGoesOn) {
+  fs::path dir = copyPlanted("measure");
+  rtcuda::Manifest m = rtcuda::readManifest(dir.string());
+  TuneKernel k = loadKernels(m).at(0);
+  MeasureJob job = plantedJob(k, dir);
+  job.refCache = (dir / "ref.bin").string();
   job.timeout = 1.5;
   job.setupTimeout = 10;
-  for (const Variant &v : enumerateSpace(k))
-    job.variants.push_back({variantId(k, v), geometry(k, job.sizes, v), macroValues(k, v)});
+  for (const Variant &v : enumerateSpace(k)) addVariant(job, v);
   std::map<std::string, Measurement> got;
   std::vector<std::string> started;
   bool finished = runMeasurements(
@@ -209,15 +219,11 @@ TEST(Measure, StopsWhenInterrupted) {
   fs::path dir = copyPlanted("interrupt");
   rtcuda::Manifest m = rtcuda::readManifest(dir.string());
   TuneKernel k = loadKernels(m).at(0);
-  MeasureJob job;
-  job.kernel = &k;
-  job.outDir = dir.string();
-  job.jobPath = (dir / "job.txt").string();
-  job.sizes = {{"n", 1000}};
+  MeasureJob job = plantedJob(k, dir);
   job.timeout = 60;
   Variant hang = {96}, ok = {32};
-  job.variants.push_back({variantId(k, ok), geometry(k, job.sizes, ok), macroValues(k, ok)});
-  job.variants.push_back({variantId(k, hang), geometry(k, job.sizes, hang), macroValues(k, hang)});
+  addVariant(job, ok);
+  addVariant(job, hang);
   volatile bool stop = false;
   std::thread interrupter([&]() {
     std::this_thread::sleep_for(std::chrono::milliseconds(700));
