@@ -2,9 +2,13 @@
 //
 // Dense: each dense call at n x n (default n = 4096) against the same cuBLAS call on the same
 // device arrays; the ratio median(RT-API) / median(direct) is the API's overhead (argument
-// checks, pointer queries, and any wait). A third column calls the RT-API with host (malloc)
-// arrays, as a plain C program does: staging to the device and back is included. The cuBLAS
-// calls are the library's own (BlasTraits.h), so both sides run the same cuBLAS entry points.
+// checks, pointer queries, and any wait). The RT-API call is timed twice: by default (each
+// array's location asked of the driver) and under RT_ARRAYS_ON_DEVICE (no queries). Another
+// column calls the RT-API with host (malloc) arrays, as a plain C program does: staging to the
+// device and back is included. The cuBLAS calls are the library's own (BlasTraits.h), so both
+// sides run the same cuBLAS entry points. The dot product with a host result is compared twice:
+// with cuBLAS's host pointer mode (the direct call a programmer writes) and with the mapped
+// pinned slot the RT-API uses, written by hand (what the library adds to that technique).
 // Sparse: y = A x on 2-D Laplacians and random sparse matrices built in code, RT-API (CSR, BSR,
 // host arrays) against cusparseSpMV with a prepared descriptor and buffer.
 //
@@ -14,12 +18,13 @@
 // the host time until the work reaches the GPU (argument checks, pointer queries, cuBLAS's own
 // set-up) plus the GPU time, plus any wait inside the call before `stop` can be recorded. A
 // dense RT-API call on device arrays does not wait, as the direct call does not; the dot
-// product waits on both sides (host result). Warm-up runs first, then --reps timed rounds
-// (default 15) in which the RT-API call and the direct call run interleaved, rotating through 3
-// sets of random inputs; the median and the spread (min..max) are reported. Every CUDA, cuBLAS,
-// cuSPARSE and RT-API status is checked, and each RT-API result is compared with the direct
-// call's. Between the dense and the sparse tables, the host time per call of back-to-back calls
-// at a tiny size isolates the per-call overhead. --dense-only skips the sparse part.
+// product with a host result waits on both sides. Warm-up runs first, then --reps timed rounds
+// (default 15) in which the variants run interleaved (the first of each round rotating),
+// rotating through 3 sets of random inputs and writing one output buffer; the median and the
+// spread (min..max) are reported. Every CUDA, cuBLAS, cuSPARSE and RT-API status is checked,
+// and each RT-API result is compared with the direct call's. Between the dense and the sparse
+// tables, the host time per call of back-to-back calls at a tiny size isolates the per-call
+// overhead. --dense-only skips the sparse part.
 #include "BlasTraits.h" // lib/Runtime/RTAPI/cuda: the library's cuBLAS traits
 #include "rtapi.h"
 
@@ -151,6 +156,8 @@ struct Line {
   Stats direct, api, apiHost;
   bool hasHost = false;
   double diff = 0;
+  Stats apiOnDevice; // the dense calls under RT_ARRAYS_ON_DEVICE
+  bool hasOnDevice = false;
 };
 std::vector<Line> lines;
 
@@ -158,6 +165,9 @@ void show(const Line &l) {
   std::printf("  %-22s %-6s %-26s direct %9.4f ms  rtapi %9.4f ms  ratio %6.3f", l.name.c_str(),
               l.type.c_str(), l.size.c_str(), l.direct.median, l.api.median,
               l.api.median / l.direct.median);
+  if (l.hasOnDevice)
+    std::printf("  on-device %9.4f ms  ratio %6.3f", l.apiOnDevice.median,
+                l.apiOnDevice.median / l.direct.median);
   if (l.hasHost) std::printf("  host %9.3f ms", l.apiHost.median);
   std::printf("  diff %.1e\n", l.diff);
   std::fflush(stdout);
@@ -172,8 +182,10 @@ constexpr cublasOperation_t kN = CUBLAS_OP_N, kT = CUBLAS_OP_T;
 template <class T> struct Api;
 template <> struct Api<float> {
   static constexpr const char *type = "float";
-  static constexpr const char *names[6] = {"RTdSMM", "RTdSMV",  "RTdSMT",
-                                           "RTdSVV", "RTdSDOT", "RTdSDOT (device r)"};
+  static constexpr const char *names[7] = {"RTdSMM",  "RTdSMV",
+                                           "RTdSMT",  "RTdSVV",
+                                           "RTdSDOT", "RTdSDOT (vs slot)",
+                                           "RTdSDOT (device r)"};
   static int mm(float *C, const float *A, const float *B, int n) {
     return RTdSMM(C, A, B, n, n, n);
   }
@@ -184,8 +196,10 @@ template <> struct Api<float> {
 };
 template <> struct Api<double> {
   static constexpr const char *type = "double";
-  static constexpr const char *names[6] = {"RTdDMM", "RTdDMV",  "RTdDMT",
-                                           "RTdDVV", "RTdDDOT", "RTdDDOT (device r)"};
+  static constexpr const char *names[7] = {"RTdDMM",  "RTdDMV",
+                                           "RTdDMT",  "RTdDVV",
+                                           "RTdDDOT", "RTdDDOT (vs slot)",
+                                           "RTdDDOT (device r)"};
   static int mm(double *C, const double *A, const double *B, int n) {
     return RTdDMM(C, A, B, n, n, n);
   }
@@ -218,33 +232,43 @@ template <class T> struct Inputs {
   const T *hst(int i) const { return host[static_cast<std::size_t>(i % kSets)].data(); }
 };
 
-// One dense operation: direct(i, out), api(i, out) on device arrays, apiHost(i, out) on host
-// arrays; outputs of outCount elements.
+// One dense operation: direct(i, out), api(i, out) on device arrays (also timed under
+// RT_ARRAYS_ON_DEVICE), apiHost(i, out) on host arrays; outputs of outCount elements. The device
+// variants write one output buffer: two buffers can differ in speed by where they lie in memory.
 template <class T>
 void denseCase(const char *name, const std::string &size, std::size_t outCount,
                const std::function<void(int, T *)> &direct,
                const std::function<void(int, T *)> &api,
                const std::function<void(int, T *)> &apiHost) {
-  T *outDirect = nullptr, *outApi = nullptr;
-  CHECK_CUDA(cudaMalloc(&outDirect, outCount * sizeof(T)));
-  CHECK_CUDA(cudaMalloc(&outApi, outCount * sizeof(T)));
+  T *out = nullptr;
+  CHECK_CUDA(cudaMalloc(&out, outCount * sizeof(T)));
   std::vector<T> outHost(outCount);
-  Line l{name, Api<T>::type, size, {}, {}, {}, true, 0};
+  Line l{name, Api<T>::type, size, {}, {}, {}, true, 0, {}, true};
+  // The placement is switched inside the timed run: two atomic exchanges, a few nanoseconds.
+  const auto onDevice = [&](int i) {
+    RTAPISetArrayPlacement(RT_ARRAYS_ON_DEVICE);
+    api(i, out);
+    RTAPISetArrayPlacement(RT_ARRAYS_ANYWHERE);
+  };
   // The host-array variant runs apart: its long staging copies leave the GPU idle.
-  const std::vector<Stats> t =
-      timeAll({[&](int i) { direct(i, outDirect); }, [&](int i) { api(i, outApi); }});
+  const std::vector<Stats> t = timeAll(
+      {[&](int i) { direct(i, out); }, [&](int i) { api(i, out); }, onDevice});
   l.direct = t[0];
   l.api = t[1];
+  l.apiOnDevice = t[2];
   l.apiHost = timeAll({[&](int i) { apiHost(i, outHost.data()); }})[0];
-  // Same inputs (the last timed set) for the comparison.
-  direct(reps - 1, outDirect);
-  api(reps - 1, outApi);
-  CHECK_CUDA(cudaDeviceSynchronize());
-  const std::vector<T> d = toHost(outDirect, outCount), a = toHost(outApi, outCount);
+  // Same inputs (the last timed set) for the comparison, each result fetched before the next.
+  const auto result = [&](const std::function<void(int)> &run) {
+    run(reps - 1);
+    CHECK_CUDA(cudaDeviceSynchronize());
+    return toHost(out, outCount);
+  };
+  const std::vector<T> d = result([&](int i) { direct(i, out); });
+  l.diff = relDiff(result([&](int i) { api(i, out); }), d);
+  l.diff = std::max(l.diff, relDiff(result(onDevice), d));
   apiHost(reps - 1, outHost.data());
-  l.diff = std::max(relDiff(a, d), relDiff(outHost, d));
-  CHECK_CUDA(cudaFree(outDirect));
-  CHECK_CUDA(cudaFree(outApi));
+  l.diff = std::max(l.diff, relDiff(outHost, d));
+  CHECK_CUDA(cudaFree(out));
   lines.push_back(l);
   show(l);
 }
@@ -303,25 +327,41 @@ template <class T> void dense(cublasHandle_t h, int n) {
         },
         [&](int i, T *C) { CHECK_RT(R::vv(C, x.dev(i), y.dev(i), n)); },
         [&](int i, T *C) { CHECK_RT(R::vv(C, x.hst(i), y.hst(i), n)); });
-    // A host result, as a C program reads it: both sides compute into a host scalar (cuBLAS host
-    // pointer mode, which waits for the result) and copy it to element 0 of the device output
-    // with the same cudaMemcpy, so the comparison holds.
+    // A host result, as a C program reads it. Direct: cuBLAS host pointer mode (which waits for
+    // the result); the RT-API writes it through its mapped pinned slot instead (Dense.cpp). Both
+    // then copy it to element 0 of the device output with the same cudaMemcpy, so the
+    // comparison holds.
+    auto hostResult = [&](const std::function<void(int, T *)> &dotInto) {
+      return [&, dotInto](int i, T *r) {
+        T v;
+        dotInto(i, &v);
+        CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyHostToDevice));
+      };
+    };
+    const auto apiDot = hostResult([&](int i, T *v) { CHECK_RT(R::dot(x.dev(i), y.dev(i), n, v)); });
     denseCase<T>(
         R::names[4], std::to_string(n), 1,
-        [&](int i, T *r) {
-          T v;
-          CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), &v));
-          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyHostToDevice));
-        },
-        [&](int i, T *r) {
-          T v;
-          CHECK_RT(R::dot(x.dev(i), y.dev(i), n, &v));
-          CHECK_CUDA(cudaMemcpy(r, &v, sizeof(T), cudaMemcpyHostToDevice));
-        },
-        [&](int i, T *r) { CHECK_RT(R::dot(x.hst(i), y.hst(i), n, r)); });
-    // A device result: device pointer mode on both sides, no wait.
+        hostResult([&](int i, T *v) { CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), v)); }),
+        apiDot, [&](int i, T *r) { CHECK_RT(R::dot(x.hst(i), y.hst(i), n, r)); });
+    // The same host result against the slot sequence written by hand (device pointer mode into
+    // mapped pinned memory, one wait): what the RT-API adds to the technique it uses.
+    T *slot = nullptr;
+    CHECK_CUDA(cudaHostAlloc(reinterpret_cast<void **>(&slot), sizeof(T), cudaHostAllocMapped));
     denseCase<T>(
         R::names[5], std::to_string(n), 1,
+        hostResult([&](int i, T *v) {
+          {
+            DeviceMode mode(h);
+            CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), slot));
+          }
+          CHECK_CUDA(cudaStreamSynchronize(nullptr));
+          *v = *slot;
+        }),
+        apiDot, [&](int i, T *r) { CHECK_RT(R::dot(x.hst(i), y.hst(i), n, r)); });
+    CHECK_CUDA(cudaFreeHost(slot));
+    // A device result: device pointer mode on both sides, no wait.
+    denseCase<T>(
+        R::names[6], std::to_string(n), 1,
         [&](int i, T *r) {
           DeviceMode mode(h);
           CHECK_CUBLAS(B::dot(h, n, x.dev(i), y.dev(i), r));
@@ -342,11 +382,17 @@ template <class T> void callOverhead(cublasHandle_t h) {
   CHECK_CUDA(cudaMalloc(&y, n * sizeof(T)));
   const std::function<void()> variants[] = {
       [&] { CHECK_CUBLAS(Blas<T>::gemv(h, kT, n, n, &one, A.dev(0), n, x.dev(0), &zero, y)); },
-      [&] { CHECK_RT(Api<T>::mv(y, A.dev(0), x.dev(0), n)); }};
-  std::vector<double> us[2];
+      [&] { CHECK_RT(Api<T>::mv(y, A.dev(0), x.dev(0), n)); },
+      [&] {
+        RTAPISetArrayPlacement(RT_ARRAYS_ON_DEVICE);
+        CHECK_RT(Api<T>::mv(y, A.dev(0), x.dev(0), n));
+        RTAPISetArrayPlacement(RT_ARRAYS_ANYWHERE);
+      }};
+  constexpr int kVariants = 3;
+  std::vector<double> us[kVariants];
   for (int i = 0; i < reps + kWarmup; ++i)
-    for (int r = 0; r < 2; ++r) {
-      const int v = (r + i) % 2; // the first of each round alternates, as in timeAll
+    for (int r = 0; r < kVariants; ++r) {
+      const int v = (r + i) % kVariants; // the first of each round rotates, as in timeAll
       CHECK_CUDA(cudaDeviceSynchronize());
       const auto t0 = std::chrono::steady_clock::now();
       for (int c = 0; c < calls; ++c) variants[v]();
@@ -356,11 +402,15 @@ template <class T> void callOverhead(cublasHandle_t h) {
     }
   CHECK_CUDA(cudaDeviceSynchronize());
   CHECK_CUDA(cudaFree(y));
-  for (auto &u : us) std::sort(u.begin(), u.end());
-  const double direct = us[0][us[0].size() / 2], api = us[1][us[1].size() / 2];
+  double median[kVariants];
+  for (int v = 0; v < kVariants; ++v) {
+    std::sort(us[v].begin(), us[v].end());
+    median[v] = us[v][us[v].size() / 2];
+  }
   std::printf("  %-22s %-6s host time per call, %d back-to-back calls at n = %d: direct %.2f us, "
-              "rtapi %.2f us (medians), overhead %.2f us\n",
-              Api<T>::names[1], Api<T>::type, calls, n, direct, api, api - direct);
+              "rtapi %.2f us, on-device %.2f us (medians), overhead %.2f us, on-device %.2f us\n",
+              Api<T>::names[1], Api<T>::type, calls, n, median[0], median[1], median[2],
+              median[1] - median[0], median[2] - median[0]);
 }
 
 // ---- sparse -------------------------------------------------------------------------------------
@@ -491,7 +541,7 @@ template <class T> void sparse(cusparseHandle_t h, const HostCsr &m) {
   const Stats directStats = t[0];
   const Stats apart[] = {timeAll({variants[2].run})[0], timeAll({variants[3].run})[0]};
   for (const Variant &v : variants) {
-    Line l{v.label, sizeof(T) == 4 ? "float" : "double", m.name, directStats, {}, {}, false, 0};
+    Line l{v.label, sizeof(T) == 4 ? "float" : "double", m.name, directStats, {}, {}, false, 0, {}, false};
     const std::size_t index = static_cast<std::size_t>(&v - variants);
     l.api = index < 2 ? t[index + 1] : apart[index - 2];
     direct(reps - 1);
@@ -575,17 +625,22 @@ int main(int argc, char **argv) {
   CHECK_CUBLAS(cublasDestroy(blas));
   CHECK_RT(RTAPIFinalize());
 
-  std::printf("\nSummary (ms; ratio = RT-API on device arrays / direct library call; host = "
-              "RT-API on malloc arrays, staging included):\n");
-  std::printf("%-20s %-7s %-28s %10s %21s %10s %21s %7s %10s %8s\n", "call", "type", "size",
-              "direct", "[min..max]", "rtapi", "[min..max]", "ratio", "host", "rel.diff");
+  std::printf("\nSummary (ms; ratio = RT-API on device arrays / direct library call; on-dev = "
+              "the same under RT_ARRAYS_ON_DEVICE; host = RT-API on malloc arrays, staging "
+              "included):\n");
+  std::printf("%-20s %-7s %-16s %10s %21s %10s %21s %7s %7s %10s %8s\n", "call", "type", "size",
+              "direct", "[min..max]", "rtapi", "[min..max]", "ratio", "on-dev", "host",
+              "rel.diff");
   for (const Line &l : lines) {
-    char host[32] = "-";
+    char host[32] = "-", onDevice[32] = "-";
     if (l.hasHost) std::snprintf(host, sizeof host, "%.3f", l.apiHost.median);
-    std::printf("%-20s %-7s %-28s %10.4f [%8.4f..%8.4f] %10.4f [%8.4f..%8.4f] %7.3f %10s %8.1e\n",
-                l.name.c_str(), l.type.c_str(), l.size.c_str(), l.direct.median, l.direct.min,
-                l.direct.max, l.api.median, l.api.min, l.api.max, l.api.median / l.direct.median,
-                host, l.diff);
+    if (l.hasOnDevice)
+      std::snprintf(onDevice, sizeof onDevice, "%.3f", l.apiOnDevice.median / l.direct.median);
+    std::printf(
+        "%-20s %-7s %-16s %10.4f [%8.4f..%8.4f] %10.4f [%8.4f..%8.4f] %7.3f %7s %10s %8.1e\n",
+        l.name.c_str(), l.type.c_str(), l.size.c_str(), l.direct.median, l.direct.min,
+        l.direct.max, l.api.median, l.api.min, l.api.max, l.api.median / l.direct.median,
+        onDevice, host, l.diff);
   }
   return 0;
 }

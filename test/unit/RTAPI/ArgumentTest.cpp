@@ -170,6 +170,23 @@ TEST(RTAPIErrorPolicy, ModesAndNames) {
   EXPECT_STREQ(RTAPIGetStatusName(12345), "RT_ERROR_UNKNOWN");
 }
 
+TEST(RTAPIArrayPlacement, SettingAndItsChecks) {
+  const int before = RTAPISetArrayPlacement(RT_ARRAYS_ON_DEVICE);
+  EXPECT_EQ(before, RT_ARRAYS_ANYWHERE); // the default
+  EXPECT_EQ(RTAPIGetArrayPlacement(), RT_ARRAYS_ON_DEVICE);
+  EXPECT_EQ(RTAPISetArrayPlacement(2), -1);
+  EXPECT_EQ(RTAPIGetArrayPlacement(), RT_ARRAYS_ON_DEVICE);
+  // The promise skips the pointer queries, not the argument checks.
+  RTAPISetErrorMode(RT_ERRORS_RETURN);
+  ASSERT_EQ(RTAPIInit(), RT_SUCCESS);
+  float a[4] = {}, c[4] = {};
+  EXPECT_EQ(RTdSMM(c, a, a, -1, 2, 2), RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(RTdSMV(c, nullptr, a, 2, 2), RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(lastMessage(), "RTdSMV: error: argument A is a null pointer");
+  EXPECT_EQ(RTAPIFinalize(), RT_SUCCESS);
+  EXPECT_EQ(RTAPISetArrayPlacement(before), RT_ARRAYS_ON_DEVICE);
+}
+
 void negativeSizeInAbortMode() {
   RTAPISetErrorMode(RT_ERRORS_ABORT);
   RTAPIInit();

@@ -19,6 +19,9 @@ int rtapi_c_forms(void) {
   const float tdense[6] = {1, 0, 0, 1, 2, 0}; /* 3 x 2 */
   int status = RTAPISetErrorMode(RT_ERRORS_RETURN) < 0;
   if (status) return 1;
+  /* The placement setting is C-callable too; these arrays are host memory: the default. */
+  if (RTAPIGetArrayPlacement() != RT_ARRAYS_ANYWHERE) return 1;
+  if (RTAPISetArrayPlacement(RT_ARRAYS_ANYWHERE) != RT_ARRAYS_ANYWHERE) return 1;
   if (RTAPIInit() != RT_SUCCESS) return 2;
   if (RTspSArrayCreate(dense, &A, 2, 3) != RT_SUCCESS) return 3;
 

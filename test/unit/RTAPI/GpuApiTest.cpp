@@ -302,6 +302,28 @@ TYPED_TEST(RTAPIGpu, DotProduct) {
       record(name, kindName(kind), err);
       EXPECT_EQ(err, 0.0) << n << " " << kindName(kind);
     }
+  // A host r comes back through the library's pinned slot: r inside a host input (the input is
+  // staged before the product), r in pinned memory of the caller's, and calls back to back
+  // (each must see its own result, not the slot's previous one).
+  const int n = 1000;
+  auto x = randomInts<T>(n, 14), y = randomInts<T>(n, 15);
+  const T xy = rtapi::ref::dot(x.data(), y.data(), n), yy = rtapi::ref::dot(y.data(), y.data(), n);
+  EXPECT_OK(Api<T>::dot(x.data(), y.data(), n, &x[0]));
+  double err = std::fabs(double(x[0]) - double(xy));
+  T *pinned = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void **>(&pinned), sizeof(T)), cudaSuccess);
+  *pinned = std::numeric_limits<T>::quiet_NaN();
+  EXPECT_OK(Api<T>::dot(y.data(), y.data(), n, pinned));
+  err = std::max(err, std::fabs(double(*pinned) - double(yy)));
+  T first = 0, second = 0;
+  Buffer<T> bx(Kind::Device, x), by(Kind::Device, y);
+  EXPECT_OK(Api<T>::dot(by.get(), by.get(), n, &first));
+  EXPECT_OK(Api<T>::dot(bx.get(), by.get(), n, &second));
+  err = std::max(err, std::fabs(double(first) - double(yy)));
+  err = std::max(err, std::fabs(double(second) - double(rtapi::ref::dot(x.data(), y.data(), n))));
+  cudaFreeHost(pinned);
+  record(name + " (host r: in an input, pinned, back to back)", "host", err);
+  EXPECT_EQ(err, 0.0);
 }
 
 TYPED_TEST(RTAPIGpu, DeviceCallsStayInStreamOrder) {
@@ -340,6 +362,47 @@ TYPED_TEST(RTAPIGpu, DeviceCallsStayInStreamOrder) {
   err = std::max(err, std::fabs(double(r.values()[0])));
   record(name, "device", err);
   EXPECT_EQ(err, 0.0);
+}
+
+TYPED_TEST(RTAPIGpu, ArraysOnDeviceAsPromised) {
+  // RT_ARRAYS_ON_DEVICE: the dense calls take device and managed arrays as they are, without
+  // asking (and without waiting); the dot product's r may still be host or device memory.
+  using T = TypeParam;
+  const std::string name = this->fn("dense float calls", "dense double calls");
+  const int m = 37, n = 23, k = 51;
+  const auto A = randomInts<T>(static_cast<std::size_t>(m) * k, 40, 3);
+  const auto B = randomInts<T>(static_cast<std::size_t>(k) * n, 41, 3);
+  const auto x = randomInts<T>(static_cast<std::size_t>(n), 42, 3);
+  const auto z = randomInts<T>(static_cast<std::size_t>(m), 43, 3);
+  std::vector<T> C(static_cast<std::size_t>(m) * n), y(static_cast<std::size_t>(m));
+  std::vector<T> Ct(C.size()), outer(C.size());
+  rtapi::ref::gemm(C.data(), A.data(), B.data(), m, n, k);
+  rtapi::ref::gemv(y.data(), C.data(), x.data(), m, n);
+  rtapi::ref::transpose(Ct.data(), C.data(), n, m);
+  rtapi::ref::outer(outer.data(), z.data(), m, x.data(), n);
+  const T yz = rtapi::ref::dot(y.data(), z.data(), m);
+  ASSERT_EQ(RTAPISetArrayPlacement(RT_ARRAYS_ON_DEVICE), RT_ARRAYS_ANYWHERE);
+  for (Kind kind : {Kind::Device, Kind::Managed}) {
+    Buffer<T> a(kind, A), b(kind, B), bx(kind, x), bz(kind, z);
+    Buffer<T> c(kind, C.size()), by(kind, y.size()), ct(kind, C.size()), o(kind, C.size());
+    Buffer<T> r(Kind::Device, 1);
+    for (Buffer<T> *out : {&c, &by, &ct, &o, &r}) out->poison();
+    T hostR = std::numeric_limits<T>::quiet_NaN();
+    EXPECT_OK(Api<T>::mm(c.get(), a.get(), b.get(), m, n, k));
+    EXPECT_OK(Api<T>::mv(by.get(), c.get(), bx.get(), m, n));
+    EXPECT_OK(Api<T>::mt(ct.get(), c.get(), n, m));
+    EXPECT_OK(Api<T>::vv(o.get(), bz.get(), m, bx.get(), n));
+    EXPECT_OK(Api<T>::dot(by.get(), bz.get(), m, r.get()));
+    EXPECT_OK(Api<T>::dot(by.get(), bz.get(), m, &hostR));
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess); // no call waited for managed arrays
+    double err = std::max(maxDiff(c.values(), C), maxDiff(by.values(), y));
+    err = std::max(err, std::max(maxDiff(ct.values(), Ct), maxDiff(o.values(), outer)));
+    err = std::max(err, std::fabs(double(r.values()[0]) - double(yz)));
+    err = std::max(err, std::fabs(double(hostR) - double(yz)));
+    record(name + " (RT_ARRAYS_ON_DEVICE)", kindName(kind), err);
+    EXPECT_EQ(err, 0.0) << kindName(kind);
+  }
+  EXPECT_EQ(RTAPISetArrayPlacement(RT_ARRAYS_ANYWHERE), RT_ARRAYS_ON_DEVICE);
 }
 
 TYPED_TEST(RTAPIGpu, CreateFromEveryKindOfMemory) {

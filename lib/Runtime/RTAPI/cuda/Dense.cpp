@@ -56,7 +56,7 @@ namespace impl {
 using namespace gpu;
 
 template <class T> void mm(T *C, const T *A, const T *B, int m, int n, int k) {
-  Call call;
+  Call call(CallKind::Dense);
   check::mm(C, A, B, m, n, k);
   if (m == 0 || n == 0) return;
   DeviceArg a(call, "A", A, bytes<T>(check::elements(m, k)), Access::Read);
@@ -74,7 +74,7 @@ template <class T> void mm(T *C, const T *A, const T *B, int m, int n, int k) {
 }
 
 template <class T> void mv(T *C, const T *A, const T *B, int m, int n) {
-  Call call;
+  Call call(CallKind::Dense);
   check::mv(C, A, B, m, n);
   if (m == 0) return;
   DeviceArg a(call, "A", A, bytes<T>(check::elements(m, n)), Access::Read);
@@ -93,7 +93,7 @@ template <class T> void mv(T *C, const T *A, const T *B, int m, int n) {
 
 // C[m x n] = A^T with A n x m: the column-major view of C is n x m (ld n), of A m x n (ld m).
 template <class T> void mt(T *C, const T *A, int m, int n) {
-  Call call;
+  Call call(CallKind::Dense);
   check::mt(C, A, m, n);
   if (m == 0 || n == 0) return;
   DeviceArg a(call, "A", A, bytes<T>(check::elements(m, n)), Access::Read);
@@ -109,7 +109,7 @@ template <class T> void mt(T *C, const T *A, int m, int n) {
 
 // C[m x n] = A[m] B[n]^T: column-major C^T (n x m) = B (n x 1) * A^T (1 x m).
 template <class T> void vv(T *C, const T *A, int m, const T *B, int n) {
-  Call call;
+  Call call(CallKind::Dense);
   check::vv(C, A, m, B, n);
   if (m == 0 || n == 0) return;
   DeviceArg a(call, "A", A, bytes<T>(static_cast<std::size_t>(m)), Access::Read);
@@ -123,14 +123,15 @@ template <class T> void vv(T *C, const T *A, int m, const T *B, int n) {
   call.finish();
 }
 
-// r in host memory: host pointer mode, as a direct cublas<t>dot with a host result; cuBLAS
-// returns once the result is there (the one wait of the call). r in device or managed memory:
-// device pointer mode writes r in stream order (the library never writes managed memory from
-// the host while GPU work may be running), and finish() waits only if r, C or A is managed or
-// host memory. An r inside C or A takes the host path too (cuBLAS does not promise to have read
-// all of C and A before it writes r).
+// r in device or managed memory: device pointer mode writes r in stream order (the library never
+// writes managed memory from the host while GPU work may be running), and finish() waits only if
+// r, C or A is managed or host memory.
+// r in host memory: device pointer mode into the context's mapped pinned slot, one stream wait,
+// then *r from the slot. cuBLAS's host pointer mode gives the same value but takes longer: on an
+// H100 at n = 4096, 26 us a call against 15 us for the slot (docs/rtapi.md). An r inside C or A
+// takes this path too (cuBLAS does not promise to have read all of C and A before it writes r).
 template <class T> void dot(const T *C, const T *A, int n, T *r) {
-  Call call;
+  Call call(CallKind::Dense);
   check::dot(C, A, n, r);
   const Memory where = call.classify("r", r);
   if (where == Memory::Managed) call.hostVisible();
@@ -144,19 +145,28 @@ template <class T> void dot(const T *C, const T *A, int n, T *r) {
   }
   DeviceArg c(call, "C", C, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
   DeviceArg a(call, "A", A, bytes<T>(static_cast<std::size_t>(n)), Access::Read);
-  const bool inInput = within(r, C, n) || within(r, A, n);
-  if (where == Memory::Host || inInput) {
-    T result = 0;
-    checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), &result), Blas<T>::dotName);
-    if (where == Memory::Host)
-      *r = result;
-    else
-      checkCuda(cudaMemcpy(r, &result, sizeof(T), cudaMemcpyHostToDevice),
-                "cudaMemcpy (host to device)");
-  } else {
+  if (where != Memory::Host && !within(r, C, n) && !within(r, A, n)) {
     DevicePointerMode mode(call.blas());
     checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), r), Blas<T>::dotName);
+    call.finish();
+    return;
   }
+  T result = 0;
+  if (T *slot = call.resultSlot<T>()) {
+    {
+      DevicePointerMode mode(call.blas());
+      checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), slot), Blas<T>::dotName);
+    }
+    call.synchronize();
+    result = *slot;
+  } else { // no slot: host pointer mode, which waits for the result
+    checkCublas(Blas<T>::dot(call.blas(), n, c.as<T>(), a.as<T>(), &result), Blas<T>::dotName);
+  }
+  if (where == Memory::Host)
+    *r = result;
+  else
+    checkCuda(cudaMemcpy(r, &result, sizeof(T), cudaMemcpyHostToDevice),
+              "cudaMemcpy (host to device)");
   call.finish();
 }
 

@@ -1,6 +1,7 @@
 #include "Runtime.h"
 
 #include "Impl.h"
+#include "Placement.h"
 
 #include <cuda.h> // driver types only: the one driver function is looked up at run time
 
@@ -88,8 +89,14 @@ Context &context() {
   return ctx;
 }
 
-Call::Call() : ctx_(context()), lock_(ctx_.mutex) {
+Call::Call(CallKind kind)
+    : ctx_(context()), lock_(ctx_.mutex),
+      arraysOnDevice_(kind == CallKind::Dense && arrayPlacement() == RT_ARRAYS_ON_DEVICE) {
   if (ctx_.refs == 0) fail(RT_ERROR_NOT_INITIALIZED, "RTAPIInit has not been called");
+  if (ctx_.onlyDevice) { // with one GPU the caller's current device is the context's
+    callerDevice_ = ctx_.device;
+    return;
+  }
   checkCuda(cudaGetDevice(&callerDevice_), "cudaGetDevice");
   if (callerDevice_ != ctx_.device) checkCuda(cudaSetDevice(ctx_.device), "cudaSetDevice");
 }
@@ -189,6 +196,10 @@ DeviceArg::DeviceArg(Call &call, const char *name, const void *user, std::size_t
                      Access access)
     : user_(const_cast<void *>(user)), bytes_(bytes), access_(access) {
   if (!user || bytes == 0) return;
+  if (call.arraysOnDevice()) { // the caller's promise (RT_ARRAYS_ON_DEVICE): no query
+    ptr_ = user_;
+    return;
+  }
   const Memory memory = call.classify(name, user);
   if (memory != Memory::Device) call.hostVisible();
   if (memory != Memory::Host) {
@@ -227,8 +238,9 @@ void init() {
     ++ctx.refs;
     return;
   }
-  int device = 0;
+  int device = 0, devices = 0;
   checkCuda(cudaGetDevice(&device), "cudaGetDevice");
+  checkCuda(cudaGetDeviceCount(&devices), "cudaGetDeviceCount");
   cublasHandle_t blas = nullptr;
   cusparseHandle_t sparse = nullptr;
   try {
@@ -241,9 +253,18 @@ void init() {
     if (blas) (void)cublasDestroy(blas);
     throw;
   }
+  // Mapped pinned memory: the GPU writes it directly, the host reads it once the stream is done.
+  // Under unified addressing its host address is also its device address.
+  void *slot = nullptr;
+  if (cudaHostAlloc(&slot, 16, cudaHostAllocMapped) != cudaSuccess) {
+    (void)cudaGetLastError(); // not fatal: the dot product falls back to host pointer mode
+    slot = nullptr;
+  }
   ctx.device = device;
+  ctx.onlyDevice = devices == 1;
   ctx.blas = blas;
   ctx.sparse = sparse;
+  ctx.resultSlot = slot;
   ctx.refs = 1;
 }
 
@@ -256,10 +277,14 @@ void finalize() {
   ctx.pool.clear();
   const cusparseStatus_t sparse = cusparseDestroy(ctx.sparse);
   const cublasStatus_t blas = cublasDestroy(ctx.blas);
+  const cudaError_t slot = ctx.resultSlot ? cudaFreeHost(ctx.resultSlot) : cudaSuccess;
   ctx.sparse = nullptr;
   ctx.blas = nullptr;
+  ctx.resultSlot = nullptr;
   ctx.device = -1;
+  ctx.onlyDevice = false;
   checkCuda(synced, "cudaDeviceSynchronize");
+  checkCuda(slot, "cudaFreeHost");
   checkCusparse(sparse, "cusparseDestroy");
   checkCublas(blas, "cublasDestroy");
 }

@@ -76,9 +76,14 @@ struct Context {
   std::mutex mutex;
   int refs = 0;
   int device = -1;
+  bool onlyDevice = false; // the program sees one GPU: no call needs to ask for the current one
   cublasHandle_t blas = nullptr;
   cusparseHandle_t sparse = nullptr;
   Pool pool;
+  // A scalar result for the host (the dot product's r): 16 bytes of mapped pinned host memory
+  // that cuBLAS writes in device pointer mode, read after one stream wait. Null where the
+  // allocation failed (the dot product then uses cuBLAS's host pointer mode).
+  void *resultSlot = nullptr;
 };
 
 Context &context();
@@ -90,11 +95,15 @@ enum class Memory { Host, Device, Managed };
 // cudaPointerGetAttributes where that is unavailable or fails (it then names the failure).
 Memory classify(const char *name, const void *p, int device);
 
+// Which setting a call's arrays follow: the dense calls honor RTAPISetArrayPlacement, the
+// sparse calls always ask where their arrays live.
+enum class CallKind { Dense, Sparse };
+
 // One computing call: holds the context lock, checks that RTAPIInit ran, makes the context's
 // device current (and restores the caller's device afterwards).
 class Call {
 public:
-  Call();
+  explicit Call(CallKind kind = CallKind::Sparse);
   ~Call();
   Call(const Call &) = delete;
   Call &operator=(const Call &) = delete;
@@ -102,9 +111,12 @@ public:
   cusparseHandle_t sparse() const { return ctx_.sparse; }
   int device() const { return ctx_.device; }
   Scratch scratch(std::size_t bytes) { return ctx_.pool.acquire(bytes); }
+  template <class T> T *resultSlot() const { return static_cast<T *>(ctx_.resultSlot); }
   // classify() on the context's device, asked once per distinct pointer of the call. Nothing is
   // kept between calls: memory may be freed and its address reused by another kind of memory.
   Memory classify(const char *name, const void *p);
+  // A dense call under RT_ARRAYS_ON_DEVICE: DeviceArg takes its arrays as device pointers.
+  bool arraysOnDevice() const { return arraysOnDevice_; }
   // An argument is host or managed memory: the host sees it directly, so finish() must wait.
   void hostVisible() { hostVisible_ = true; }
   // Ends a call. Waits for its GPU work (and reports an execution failure) only when the host
@@ -120,6 +132,7 @@ private:
   Context &ctx_;
   std::unique_lock<std::mutex> lock_;
   int callerDevice_ = -1;
+  bool arraysOnDevice_ = false;
   bool hostVisible_ = false;
   struct Known {
     const void *p;
@@ -132,7 +145,8 @@ private:
 
 enum class Access { Read, Write, ReadWrite };
 
-// A user array as the device sees it. Host and managed arrays make the call hostVisible().
+// A user array as the device sees it. Host and managed arrays make the call hostVisible(); under
+// Call::arraysOnDevice() the pointer is taken as it is, without asking.
 class DeviceArg {
 public:
   DeviceArg(Call &call, const char *name, const void *user, std::size_t bytes, Access access);

@@ -67,6 +67,27 @@ const char *RTAPIGetImplementation(void);
 int RTAPIInit(void);
 int RTAPIFinalize(void);
 
+/* ---- where the dense calls' arrays live ---------------------------------------------------- */
+
+typedef enum RTAPIArrayPlacement {
+  /* Default: each array may be host, device or managed memory. The GPU implementation asks the
+   * driver where each array lives (a fraction of a microsecond a call), stages host arrays and
+   * waits where the host could see unfinished work. */
+  RT_ARRAYS_ANYWHERE = 0,
+  /* The caller promises that every array argument of the dense calls (RTdSMM ... RTdDDOT's C
+   * and A) is device or managed memory of the RTAPIInit GPU. They are used as they are, as a
+   * direct cuBLAS call uses them: no pointer queries, no staging, no wait, so read a result on
+   * the host only after cudaDeviceSynchronize. A host array breaks the promise: the GPU faults
+   * and a later call or CUDA check reports it. The dot product's r is still asked about (host,
+   * device or managed), and the sparse calls are not affected. */
+  RT_ARRAYS_ON_DEVICE = 1
+} RTAPIArrayPlacement;
+
+/* Sets the placement for the whole program; returns the previous one, or -1 (and changes
+ * nothing) for a value that is not an RTAPIArrayPlacement. */
+int RTAPISetArrayPlacement(int placement);
+int RTAPIGetArrayPlacement(void);
+
 /* ---- sparse matrices ----------------------------------------------------------------------- */
 
 /* Sparse formats for the optional trailing argument of the sparse calls. RTHYB (hybrid ELL/COO)
