@@ -476,6 +476,36 @@ TYPED_TEST(RTAPIGpu, SparseDenseMatrixMatrix) {
       }
 }
 
+TYPED_TEST(RTAPIGpu, SparseCsrCallsStayInStreamOrder) {
+  // On device arrays alone a CSR product returns without waiting: y1 = A x, y2 = A y1 (reads
+  // the first call's output), C = A B with a dense device B; a plain cudaMemcpy sees the end.
+  using T = TypeParam;
+  const std::string name = this->fn("chained RTspSMV, RTspdSMM", "chained RTspDMV, RTspdDMM");
+  const int n = 45, cols = 3;
+  const auto D = randomSparse<T>(n, n, 0.15, 24);
+  const rtapi::Csr<T> csr = rtapi::csrFromDense(D.data(), n, n);
+  const auto x = randomInts<T>(static_cast<std::size_t>(n), 25, 2);
+  const auto B = randomInts<T>(static_cast<std::size_t>(n) * cols, 26, 2);
+  std::vector<T> y1(n), y2(n), C(static_cast<std::size_t>(n) * cols);
+  rtapi::ref::csrmv(csr.view(), x.data(), y1.data());
+  rtapi::ref::csrmv(csr.view(), y1.data(), y2.data());
+  rtapi::ref::csrmm(csr.view(), B.data(), cols, C.data());
+  HandMade<T> a(Kind::Device, csr);
+  Buffer<T> bx(Kind::Device, x), bB(Kind::Device, B);
+  Buffer<T> by1(Kind::Device, y1.size()), by2(Kind::Device, y2.size()), bC(Kind::Device, C.size());
+  double err = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (Buffer<T> *out : {&by1, &by2, &bC}) out->poison();
+    EXPECT_OK(Api<T>::spmv(by1.get(), &a.array, bx.get(), n, n, RTCSR));
+    EXPECT_OK(Api<T>::spmv(by2.get(), &a.array, by1.get(), n, n, RTHYB));
+    EXPECT_OK(Api<T>::spdmm(bC.get(), &a.array, bB.get(), n, cols, n, RTCSR));
+    err = std::max(err, std::max(maxDiff(by1.values(), y1), maxDiff(by2.values(), y2)));
+    err = std::max(err, maxDiff(bC.values(), C));
+  }
+  record(name, "device", err);
+  EXPECT_EQ(err, 0.0);
+}
+
 TYPED_TEST(RTAPIGpu, BsrWithFullBlocks) {
   // Dense 4x4 blocks make the BSR path choose block size 4; 38 x 21 is not a multiple of it.
   using T = TypeParam;

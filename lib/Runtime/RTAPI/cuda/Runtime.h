@@ -125,7 +125,8 @@ public:
   // ordered with the context's). On device arrays alone the work stays queued on the legacy
   // default stream, in order with whatever the program does next on the GPU.
   void finish();
-  // Always waits for the call's GPU work (the sparse calls).
+  // Always waits for the call's GPU work (the block-form sparse calls, sparse x sparse, and a
+  // host result through the slot).
   void synchronize();
 
 private:

@@ -2,6 +2,10 @@
 // on CSR; SpMV and SpMM on BSR, converted from the CSR form for each call (see the BSR section).
 // RTHYB selects the CSR path.
 //
+// Waiting: a CSR product (RTsp*MV, RTspd*MM) ends like a dense call, with Call::finish(): on
+// device arrays alone (the struct's and the vectors') it returns with the work queued; with a
+// host or managed array it waits. The block form and sparse x sparse always wait.
+//
 // The arrays the library allocates for RTsp*Array structs are managed memory: the host can read
 // and write them, and the device uses them in place.
 #define DISABLE_CUSPARSE_DEPRECATED // csr2bsr: see the BSR section
@@ -376,8 +380,9 @@ void spmv(T *C, const SpArray<T> *A, const T *B, int m, int n, int format, const
               static_cast<int64_t>(yLength));
     checkCuda(cudaMemcpy(C, y.get(), static_cast<std::size_t>(m) * sizeof(T), cudaMemcpyDefault),
               "cudaMemcpy (result)");
+    call.synchronize(); // C was not asked about on this path: wait, whatever memory it is
   }
-  call.synchronize();
+  call.finish();
 }
 
 template <class T>
@@ -411,8 +416,9 @@ void spdmm(T *C, const SpArray<T> *A, const T *B, int m, int n, int k, int forma
               static_cast<int64_t>(rows));
     checkCuda(cudaMemcpy(C, c.get(), check::elements(m, n) * sizeof(T), cudaMemcpyDefault),
               "cudaMemcpy (result)");
+    call.synchronize(); // C was not asked about on this path: wait, whatever memory it is
   }
-  call.synchronize();
+  call.finish();
 }
 
 template <class T>
