@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU session over out/gpu (bench/prepare_gpu_run.sh) and .carry (gpu-deps.sh): the example
 # programs, compute-sanitizer and the kernel benchmarks (bench/run_gpu.sh), then the RT-API GPU
-# tests and call-overhead benchmark through CMake. Logs under $OUT, packed into logs.tgz.
+# tests, call-overhead benchmark and probe through CMake. Logs under $OUT, packed into logs.tgz.
 set -u
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/rtcuda-gpu}
@@ -19,11 +19,13 @@ echo "== RT-API"
 bash .carry/gpu-deps.sh install > "$OUT/logs/deps.txt" 2>&1
 export LD_LIBRARY_PATH=/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 { cmake -S . -B build-gpu -DRTCUDA_BUILD_TRANSLATOR=OFF -DCMAKE_BUILD_TYPE=Release $(bash .carry/gpu-deps.sh flags) &&
-  cmake --build build-gpu -j "$(nproc)" --target rtapi_bench RTAPIGpuTests; } > "$OUT/logs/rtapi_build.txt" 2>&1 ||
+  cmake --build build-gpu -j "$(nproc)" --target rtapi_bench rtapi_probe RTAPIGpuTests; } > "$OUT/logs/rtapi_build.txt" 2>&1 ||
   { echo "RT-API build failed"; tail -20 "$OUT/logs/rtapi_build.txt"; }
 build-gpu/bin/RTAPIGpuTests > "$OUT/logs/rtapi_gpu_tests.txt" 2>&1; echo "RTAPIGpuTests status=$?"
 tail -3 "$OUT/logs/rtapi_gpu_tests.txt"
 build-gpu/bin/rtapi_bench > "$OUT/logs/rtapi_bench.txt" 2>&1; echo "rtapi_bench status=$?"
 tail -40 "$OUT/logs/rtapi_bench.txt"
+build-gpu/bin/rtapi_probe > "$OUT/logs/rtapi_probe.txt" 2>&1; echo "rtapi_probe status=$?"
+cat "$OUT/logs/rtapi_probe.txt"
 fi
 tar czf "$OUT/logs.tgz" -C "$OUT" logs && rm -rf "$OUT/logs"
