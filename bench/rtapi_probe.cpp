@@ -203,6 +203,26 @@ int main(int argc, char **argv) {
                  checkRt(RTdSDOT(u, v, m, r), "RTdSDOT");
                  RTAPISetArrayPlacement(RT_ARRAYS_ANYWHERE);
                }},
+              {"direct, device r, library's handle",
+               [&] {
+                 deviceMode(library, true);
+                 check(Blas<float>::dot(library, m, u, v, r), "dot");
+                 deviceMode(library, false);
+               }},
+              {"one pointer query + direct, device r",
+               [&] {
+                 (void)rtapi::gpu::classify("r", r, device);
+                 deviceMode(own, true);
+                 check(Blas<float>::dot(own, m, u, v, r), "dot");
+                 deviceMode(own, false);
+               }},
+              {"skeleton (RTdSMV, m = 0) + direct, device r",
+               [&] {
+                 checkRt(RTdSMV(y, A, x, 0, n), "RTdSMV");
+                 deviceMode(own, true);
+                 check(Blas<float>::dot(own, m, u, v, r), "dot");
+                 deviceMode(own, false);
+               }},
               {"three pointer queries + direct, device r",
                [&] {
                  (void)rtapi::gpu::classify("C", u, device);
