@@ -4,12 +4,16 @@
 //  - free() (and, with managed memory, malloc/calloc), which also release device buffers;
 //  - conversions C allows implicitly but C++ does not (void * to T *), made explicit;
 //  - CUDA calls at statement level, which are checked; removed legacy names are replaced;
-//  - prototypes of kernel functions, which kernel.cu now defines.
+//  - prototypes of kernel functions, which kernel.cu now defines;
+//  - host loops that only launch kernels (ResidentLoops.cpp), bracketed so that their arrays
+//    stay on the GPU until the loop ends: { rtcuda_resident_begin(); LOOP rtcuda_resident_end(); }
 // main.c may lack includes and prototypes (the original's examples do): it is parsed after a
 // prelude with the standard headers, the RT-API and the kernels' prototypes.
 #include "rtcuda/Frontend/ClangParse.h"
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/CodeGen/CodeGen.h"
+
+#include "ResidentLoops.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -232,6 +236,29 @@ std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &
   return ast;
 }
 
+// The end of a loop statement: after its closing brace, or after the semicolon that ends a
+// body without braces (and a do-while).
+SourceLocation afterLoop(const Stmt *loop, const SourceManager &sm, const LangOptions &lang) {
+  SourceLocation end = loop->getEndLoc();
+  SourceLocation semi = Lexer::findLocationAfterToken(end, tok::semi, sm, lang, false);
+  if (semi.isValid()) return semi;
+  return Lexer::getLocForEndOfToken(end, 0, sm, lang);
+}
+
+// Managed memory needs no copies; in explicit mode each resident loop gets its brackets, on the
+// loop's own lines so main.cu keeps main.c's line numbers.
+void bracketResidentLoops(ASTContext &ctx, Rewriter &rw,
+                          const std::map<std::string, const LoweredKernel *> &kernels) {
+  std::set<std::string> names;
+  for (const auto &entry : kernels) names.insert(entry.first);
+  for (const Stmt *loop : findResidentLoops(ctx, names)) {
+    rw.InsertTextBefore(loop->getBeginLoc(),
+                        "{ rtcuda_resident_begin(); /* arrays stay on the GPU in this loop */ ");
+    rw.InsertTextAfter(afterLoop(loop, ctx.getSourceManager(), ctx.getLangOpts()),
+                       " rtcuda_resident_end(); }");
+  }
+}
+
 }  // namespace
 
 std::map<std::string, CallSites> analyzeCallSites(const Options &options,
@@ -262,6 +289,7 @@ bool rewriteHost(const Options &options, const ParsedProgram &program,
   std::string mainName = std::filesystem::path(options.mainFile).filename().string();
   HostVisitor visitor(ast->getASTContext(), rw, byName, options.memory == "managed", mainName);
   visitor.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
+  if (options.memory != "managed") bracketResidentLoops(ast->getASTContext(), rw, byName);
   for (const auto &[loc, message] : visitor.errors) {
     PresumedLoc p = ast->getSourceManager().getPresumedLoc(loc);
     diags.error(ir::SourceLoc{shown, p.getLine(), p.getColumn()}, message);

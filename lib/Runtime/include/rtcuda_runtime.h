@@ -6,7 +6,12 @@
 //   the same main.cu runs on a GPU (nvcc) or on the CPU under the emulation shim
 //   (compile with -DRTCUDA_EMULATE and the shim's include folder).
 // - Host<->device mirrors (explicit memory mode): a host array passed to a kernel gets one
-//   device buffer for its lifetime; rtcuda_host_free() releases both.
+//   device buffer for its lifetime; rtcuda_host_free() releases both. Each launch copies its
+//   arrays in and the written ones out, except inside a resident loop (below).
+// - Resident loops: rtcuda translate brackets a host loop that only launches kernels with
+//   rtcuda_resident_begin()/rtcuda_resident_end() (docs/translate.md). In between, an array is
+//   copied in at its first launch and out once, at the end. RTCUDA_RESIDENT=0 in the
+//   environment turns this off.
 #pragma once
 
 #ifdef RTCUDA_EMULATE
@@ -18,6 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <map>
 
@@ -115,7 +121,9 @@ static inline void rtcuda_managed_free(void *p) {
 
 struct rtcuda_mirror {
   void *device;
-  size_t bytes;
+  size_t bytes;   // the device buffer's size
+  size_t current; // resident loop: leading bytes the buffer holds the array's contents of
+  size_t newer;   // resident loop: leading bytes a kernel wrote that the host has not seen
 };
 
 static inline std::map<const void *, rtcuda_mirror> &rtcuda_mirrors() {
@@ -163,16 +171,91 @@ static inline void rtcuda_host_free(void *host) {
   free(host);
 }
 
+// ---- resident loops: copies at the loop's ends instead of at every launch -------------------
+
+struct rtcuda_residency {
+  int depth;     // rtcuda_resident_begin() calls not yet ended
+  bool disabled; // RTCUDA_RESIDENT=0
+  bool stopped;  // this loop passed overlapping arrays: per-launch copies until it ends
+};
+
+static inline rtcuda_residency &rtcuda_resident_state() {
+  static rtcuda_residency state = {0, getenv("RTCUDA_RESIDENT") != NULL &&
+                                          strcmp(getenv("RTCUDA_RESIDENT"), "0") == 0, false};
+  return state;
+}
+
+static inline bool rtcuda_resident_active() {
+  const rtcuda_residency &s = rtcuda_resident_state();
+  return s.depth > 0 && !s.disabled && !s.stopped;
+}
+
+// Brings every host array up to date with what kernels wrote to its mirror, and forgets which
+// mirrors are current: outside a resident loop the host may change any array.
+static inline void rtcuda_resident_flush(const char *where) {
+  std::map<const void *, rtcuda_mirror> &table = rtcuda_mirrors();
+  for (std::map<const void *, rtcuda_mirror>::iterator it = table.begin(); it != table.end();
+       ++it) {
+    if (it->second.newer)
+      rtcuda_check(cudaMemcpy((void *)it->first, it->second.device, it->second.newer,
+                              cudaMemcpyDeviceToHost), "cudaMemcpy (device to host)", where);
+    it->second.newer = 0;
+    it->second.current = 0;
+  }
+}
+
+static inline void rtcuda_resident_begin(void) { ++rtcuda_resident_state().depth; }
+
+static inline void rtcuda_resident_end(void) {
+  rtcuda_residency &s = rtcuda_resident_state();
+  if (s.depth > 0 && --s.depth == 0) {
+    rtcuda_resident_flush("the end of a resident loop");
+    s.stopped = false;
+  }
+}
+
+// Mirrors are kept per host pointer: two host ranges that overlap (an array and a pointer into
+// it) would have two device copies that disagree. Such a loop falls back to per-launch copies.
+static inline bool rtcuda_overlaps_another(const void *host, size_t bytes) {
+  const char *begin = (const char *)host, *end = begin + (bytes ? bytes : 1);
+  std::map<const void *, rtcuda_mirror> &table = rtcuda_mirrors();
+  for (std::map<const void *, rtcuda_mirror>::iterator it = table.begin(); it != table.end();
+       ++it) {
+    const char *b = (const char *)it->first, *e = b + (it->second.bytes ? it->second.bytes : 1);
+    if (it->first != host && b < end && begin < e) return true;
+  }
+  return false;
+}
+
 // The pointer a kernel gets for a host array: managed memory in place, otherwise its mirror
-// with the array's current contents.
+// with the array's current contents (copied now unless a resident loop already did).
 static inline void *rtcuda_array_in(const void *host, size_t bytes, const char *where) {
   if (rtcuda_is_managed(host)) return (void *)host;
-  return rtcuda_copy_in(host, bytes, where);
+  if (rtcuda_resident_active() && rtcuda_overlaps_another(host, bytes)) {
+    rtcuda_resident_flush(where);
+    rtcuda_resident_state().stopped = true;
+  }
+  if (!rtcuda_resident_active()) return rtcuda_copy_in(host, bytes, where);
+  rtcuda_mirror &m = rtcuda_mirrors()[host];
+  if (m.device && m.current >= bytes) return m.device;
+  if (m.newer) { // longer than before: the host copy first takes what kernels wrote
+    rtcuda_check(cudaMemcpy((void *)host, m.device, m.newer, cudaMemcpyDeviceToHost),
+                 "cudaMemcpy (device to host)", where);
+    m.newer = 0;
+  }
+  void *device = rtcuda_copy_in(host, bytes, where);
+  rtcuda_mirrors()[host].current = bytes;
+  return device;
 }
 
 // After a kernel wrote an array: managed memory is already current (the launch check
-// synchronized); a mirror is copied back.
+// synchronized); a mirror is copied back, or in a resident loop marked for the copy at its end.
 static inline void rtcuda_array_out(const void *host, size_t bytes, const char *where) {
   if (rtcuda_is_managed(host)) return;
-  rtcuda_copy_out((void *)host, bytes, where);
+  if (!rtcuda_resident_active()) {
+    rtcuda_copy_out((void *)host, bytes, where);
+    return;
+  }
+  rtcuda_mirror &m = rtcuda_mirrors()[host];
+  if (bytes > m.newer) m.newer = bytes;
 }
