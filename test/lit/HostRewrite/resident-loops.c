@@ -1,6 +1,6 @@
 // Host loops that only launch kernels keep their arrays on the GPU until they end (the launch
-// functions then skip the per-call copies); a loop that reads an element or calls a function of
-// the program is left alone. The program prints the same with and without residency, including
+// functions then skip the per-call copies), braces or not; a loop that reads an element or calls
+// a function of the program is left alone. The program prints the same with and without residency, including
 // a loop the translator brackets whose arrays overlap at run time (y + 1 inside y).
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out > /dev/null
@@ -16,7 +16,8 @@
 // HOST: { rtcuda_resident_begin(); {{.*}} for (int it = 0; it < 2; it++) {
 // HOST: } rtcuda_resident_end(); }
 // HOST: {{^}}    for (int it = 0; it < 2; it++) { rtcuda_launch_step
-// HOST-NOT: rtcuda_resident_begin
+// HOST: { rtcuda_resident_begin(); {{.*}} for (int it = 0; it < 3; it++) rtcuda_launch_step({{.*}}); rtcuda_resident_end(); }
+// HOST-NEXT: { rtcuda_resident_begin(); {{.*}} do rtcuda_launch_copy({{.*}}); while (++k < 2); rtcuda_resident_end(); }
 //
 // OUT: B 10 46
 // OUT-NEXT: C 12
@@ -24,6 +25,7 @@
 // OUT-NEXT: C 16
 // OUT-NEXT: D 20 53
 // OUT-NEXT: E 20
+// OUT-NEXT: F 21 21
 
 //--- kernel.c
 #pragma rtcuda kernel
@@ -62,6 +64,10 @@ int main(void) {
     printf("D %g %g\n", x[0], x[n - 2]);
     for (int it = 0; it < 2; it++) { step(n, y, x); touch(y); }
     printf("E %g\n", y[0]);
+    int k = 0;
+    for (int it = 0; it < 3; it++) step(n, y, x);
+    do copy(n, x, y); while (++k < 2);
+    printf("F %g %g\n", y[0], x[0]);
     free(x);
     free(y);
     return 0;
