@@ -246,12 +246,15 @@ SourceLocation afterLoop(const Stmt *loop, const SourceManager &sm, const LangOp
 }
 
 // Managed memory needs no copies; in explicit mode each resident loop gets its brackets, on the
-// loop's own lines so main.cu keeps main.c's line numbers.
+// loop's own lines so main.cu keeps main.c's line numbers, and its RT-API calls go through the
+// wrappers of rtcuda_rtapi.h.
 void bracketResidentLoops(ASTContext &ctx, Rewriter &rw,
                           const std::map<std::string, const LoweredKernel *> &kernels) {
   std::set<std::string> names;
   for (const auto &entry : kernels) names.insert(entry.first);
-  for (const Stmt *loop : findResidentLoops(ctx, names)) {
+  for (const ResidentLoop &resident : findResidentLoops(ctx, names)) {
+    const Stmt *loop = resident.loop;
+    for (SourceLocation call : resident.rtapiCalls) rw.InsertTextBefore(call, "rtcuda_resident_");
     rw.InsertTextBefore(loop->getBeginLoc(),
                         "{ rtcuda_resident_begin(); /* arrays stay on the GPU in this loop */ ");
     rw.InsertTextAfter(afterLoop(loop, ctx.getSourceManager(), ctx.getLangOpts()),
@@ -301,7 +304,7 @@ bool rewriteHost(const Options &options, const ParsedProgram &program,
          "kernel call\n// replaced by its launch function (launch.cuh). Build with the "
          "CMakeLists.txt beside it.\n"
       << "#include \"rtcuda_runtime.h\"\n#include \"kernel.cu\"\n#include \"launch.cuh\"\n";
-  if (visitor.usesRtapi) out << "#include \"rtapi.h\"\n";
+  if (visitor.usesRtapi) out << "#include \"rtapi.h\"\n#include \"rtcuda_rtapi.h\"\n";
   out << "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n"
          "#include <time.h>\n\n";
   for (const LoweredKernel &k : kernels)

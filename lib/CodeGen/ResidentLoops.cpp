@@ -6,8 +6,9 @@
 //
 // The test is syntactic and conservative. Anything that could read or write array elements on
 // the host, or call code that could, disqualifies the loop: an element access (a[i], *p, p->f),
-// a call of anything but a kernel or a scalar library function, a local array declared in the
-// loop, return or goto (which would leave without the copies). A kernel's array argument must be
+// a call of anything but a kernel, an RT-API computing call or a scalar library function, a
+// local array declared in the loop, return or goto (which would leave without the copies). RT-API
+// calls are renamed to wrappers that pass the arrays' device copies (rtcuda_rtapi.h). A kernel's array argument must be
 // a variable, so its mirror is found by the pointer's value; pointer assignments (swapping two
 // arrays between sweeps) are fine. The runtime still checks that no two arrays of the loop
 // overlap and falls back to per-launch copies if they do.
@@ -15,6 +16,7 @@
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
+#include <clang/Lex/Lexer.h>
 
 namespace rtcuda {
 
@@ -32,11 +34,32 @@ bool isScalarLibraryFunction(const std::string &name) {
   return names.count(name) > 0;
 }
 
+// The RT-API calls rtcuda_rtapi.h wraps: dense, and sparse x dense (their structs' arrays are
+// read where they are). Sparse x sparse, Create, Load and Destroy make or free arrays: not here.
+bool isWrappedRtapiCall(const std::string &name) {
+  static const std::set<std::string> names = {
+      "RTdSMM", "RTdDMM",  "RTdSMV",  "RTdDMV",  "RTdSMT",   "RTdDMT",  "RTdSVV",
+      "RTdDVV", "RTdSDOT", "RTdDDOT", "RTspSMV", "RTspDMV", "RTspdSMM", "RTspdDMM"};
+  return names.count(name) > 0;
+}
+
+bool isVariable(const Expr *e) { return llvm::isa<DeclRefExpr>(e->IgnoreParenCasts()); }
+
+// &v of a variable that is not itself an array or a pointer: a scalar or a struct.
+bool isAddressOfValue(const Expr *e) {
+  const auto *op = llvm::dyn_cast<UnaryOperator>(e->IgnoreParenCasts());
+  if (!op || op->getOpcode() != UO_AddrOf) return false;
+  const Expr *var = op->getSubExpr()->IgnoreParens();
+  return llvm::isa<DeclRefExpr>(var) && !var->getType()->isPointerType() &&
+         !var->getType()->isArrayType();
+}
+
 class LoopCheck : public RecursiveASTVisitor<LoopCheck> {
 public:
   LoopCheck(ASTContext &ctx, const std::set<std::string> &kernels) : ctx(ctx), kernels(kernels) {}
   bool ok = true;
   bool launches = false;
+  std::vector<SourceLocation> rtapiCalls;
 
   bool VisitCallExpr(CallExpr *call) {
     const FunctionDecl *callee = call->getDirectCallee();
@@ -46,9 +69,10 @@ public:
       launches = true;
       for (const Expr *arg : call->arguments())
         if (arg->getType()->isPointerType() || arg->getType()->isArrayType())
-          if (!llvm::isa<DeclRefExpr>(arg->IgnoreParenCasts())) return fail();
+          if (!isVariable(arg)) return fail();
       return true;
     }
+    if (isWrappedRtapiCall(name)) return rtapiCall(call, name);
     if (!isScalarLibraryFunction(name)) return fail();
     for (const Expr *arg : call->arguments())
       if (arg->getType()->isPointerType() && !harmless(arg)) return fail();
@@ -73,6 +97,28 @@ private:
     ok = false;
     return false; // stops the traversal
   }
+
+  // Arrays as variables, structs and the dot product's r as &variable (an r that pointed into an
+  // array could not be kept apart from the array's device copy); the function's name written
+  // where the call is, so that it can be renamed.
+  bool rtapiCall(CallExpr *call, const std::string &name) {
+    const bool dot = name.size() > 3 && name.compare(name.size() - 3, 3, "DOT") == 0;
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *arg = call->getArg(i);
+      if (!arg->getType()->isPointerType()) continue;
+      const bool last = i + 1 == call->getNumArgs();
+      if (dot && last ? !isAddressOfValue(arg) : !isVariable(arg) && !isAddressOfValue(arg))
+        return fail();
+    }
+    const SourceManager &sm = ctx.getSourceManager();
+    const SourceLocation at = sm.getExpansionLoc(call->getBeginLoc());
+    if (!sm.isInMainFile(at) || Lexer::getSourceText(CharSourceRange::getTokenRange(at, at), sm,
+                                                     ctx.getLangOpts()) != name)
+      return fail();
+    launches = true;
+    rtapiCalls.push_back(at);
+    return true;
+  }
   // A pointer a scalar library function may get: a string literal, stdout/stderr, or null
   // (time(NULL)).
   bool harmless(const Expr *arg) const {
@@ -89,7 +135,7 @@ private:
 class LoopFinder : public RecursiveASTVisitor<LoopFinder> {
 public:
   LoopFinder(ASTContext &ctx, const std::set<std::string> &kernels) : ctx(ctx), kernels(kernels) {}
-  std::vector<const Stmt *> loops;
+  std::vector<ResidentLoop> loops;
 
   bool TraverseForStmt(ForStmt *s) {
     return take(s) || RecursiveASTVisitor::TraverseForStmt(s);
@@ -112,14 +158,15 @@ private:
     LoopCheck check(ctx, kernels);
     check.TraverseStmt(loop);
     if (!check.ok || !check.launches) return false;
-    loops.push_back(loop);
+    loops.push_back(ResidentLoop{loop, check.rtapiCalls});
     return true;
   }
 };
 
 } // namespace
 
-std::vector<const Stmt *> findResidentLoops(ASTContext &ctx, const std::set<std::string> &kernels) {
+std::vector<ResidentLoop> findResidentLoops(ASTContext &ctx,
+                                            const std::set<std::string> &kernels) {
   LoopFinder finder(ctx, kernels);
   finder.TraverseDecl(ctx.getTranslationUnitDecl());
   return finder.loops;

@@ -149,6 +149,8 @@ int translateCommand(const std::vector<std::string> &args) {
   files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
   files["manifest.json"] = manifest(options, program, kernels, hasMain);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
+  if (usesRtapi)
+    files["runtime/rtcuda_rtapi.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_rtapi.h");
   // The RT-API sources travel with the program so that its CMakeLists.txt builds them.
   if (usesRtapi)
     for (const char *part : {"include", "common", "cuda"})
