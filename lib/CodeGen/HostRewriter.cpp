@@ -5,8 +5,10 @@
 //  - conversions C allows implicitly but C++ does not (void * to T *), made explicit;
 //  - CUDA calls at statement level, which are checked; removed legacy names are replaced;
 //  - prototypes of kernel functions, which kernel.cu now defines;
-//  - host loops that only launch kernels (ResidentLoops.cpp), bracketed so that their arrays
-//    stay on the GPU until the loop ends: { rtcuda_resident_begin(); LOOP rtcuda_resident_end(); }
+//  - host loops that only launch kernels and call the RT-API (ResidentLoops.cpp), bracketed so
+//    that their arrays stay on the GPU until the loop ends:
+//    { rtcuda_resident_begin(); LOOP rtcuda_resident_end(); }, the RT-API calls renamed to the
+//    wrappers of rtcuda_rtapi.h.
 // main.c may lack includes and prototypes (the original's examples do): it is parsed after a
 // prelude with the standard headers, the RT-API and the kernels' prototypes.
 #include "rtcuda/Frontend/ClangParse.h"

@@ -30,10 +30,7 @@ static inline bool rtcuda_rtapi_resident(long long a, long long b, long long c) 
 // A host array the library reads in place: the host copy takes what kernels wrote to its mirror.
 static inline void rtcuda_rtapi_host_current(const void *host, const char *api) {
   std::map<const void *, rtcuda_mirror>::iterator it = rtcuda_mirrors().find(host);
-  if (!host || it == rtcuda_mirrors().end() || !it->second.newer) return;
-  rtcuda_check(cudaMemcpy((void *)host, it->second.device, it->second.newer,
-                          cudaMemcpyDeviceToHost), "cudaMemcpy (device to host)", api);
-  it->second.newer = 0;
+  if (host && it != rtcuda_mirrors().end()) rtcuda_write_back(host, it->second, api);
 }
 
 template <class A> static inline void rtcuda_rtapi_sparse_current(const A *a, const char *api) {

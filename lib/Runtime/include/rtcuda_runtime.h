@@ -8,8 +8,9 @@
 // - Host<->device mirrors (explicit memory mode): a host array passed to a kernel gets one
 //   device buffer for its lifetime; rtcuda_host_free() releases both. Each launch copies its
 //   arrays in and the written ones out, except inside a resident loop (below).
-// - Resident loops: rtcuda translate brackets a host loop that only launches kernels with
-//   rtcuda_resident_begin()/rtcuda_resident_end() (docs/translate.md). In between, an array is
+// - Resident loops: rtcuda translate brackets a host loop that only launches kernels (and calls
+//   the RT-API, through rtcuda_rtapi.h) with rtcuda_resident_begin()/rtcuda_resident_end()
+//   (docs/translate.md). In between, an array is
 //   copied in at its first launch and out once, at the end. RTCUDA_RESIDENT=0 in the
 //   environment turns this off.
 #pragma once
@@ -190,16 +191,22 @@ static inline bool rtcuda_resident_active() {
   return s.depth > 0 && !s.disabled && !s.stopped;
 }
 
+// Copies what kernels (or RT-API calls) of a resident loop wrote to a mirror back to its host
+// array.
+static inline void rtcuda_write_back(const void *host, rtcuda_mirror &m, const char *where) {
+  if (!m.newer) return;
+  rtcuda_check(cudaMemcpy((void *)host, m.device, m.newer, cudaMemcpyDeviceToHost),
+               "cudaMemcpy (device to host)", where);
+  m.newer = 0;
+}
+
 // Brings every host array up to date with what kernels wrote to its mirror, and forgets which
 // mirrors are current: outside a resident loop the host may change any array.
 static inline void rtcuda_resident_flush(const char *where) {
   std::map<const void *, rtcuda_mirror> &table = rtcuda_mirrors();
   for (std::map<const void *, rtcuda_mirror>::iterator it = table.begin(); it != table.end();
        ++it) {
-    if (it->second.newer)
-      rtcuda_check(cudaMemcpy((void *)it->first, it->second.device, it->second.newer,
-                              cudaMemcpyDeviceToHost), "cudaMemcpy (device to host)", where);
-    it->second.newer = 0;
+    rtcuda_write_back(it->first, it->second, where);
     it->second.current = 0;
   }
 }
@@ -231,21 +238,21 @@ static inline bool rtcuda_overlaps_another(const void *host, size_t bytes) {
 // with the array's current contents (copied now unless a resident loop already did).
 static inline void *rtcuda_array_in(const void *host, size_t bytes, const char *where) {
   if (rtcuda_is_managed(host)) return (void *)host;
-  if (rtcuda_resident_active() && rtcuda_overlaps_another(host, bytes)) {
+  if (rtcuda_resident_active()) {
+    rtcuda_mirror &m = rtcuda_mirrors()[host];
+    // A current range was checked for overlaps when it became current: an overlap between two
+    // ranges is found when the second one does.
+    if (m.device && m.current >= bytes) return m.device;
+    if (!rtcuda_overlaps_another(host, bytes)) {
+      rtcuda_write_back(host, m, where); // longer than before: first what kernels wrote
+      void *device = rtcuda_copy_in(host, bytes, where);
+      m.current = bytes;
+      return device;
+    }
     rtcuda_resident_flush(where);
     rtcuda_resident_state().stopped = true;
   }
-  if (!rtcuda_resident_active()) return rtcuda_copy_in(host, bytes, where);
-  rtcuda_mirror &m = rtcuda_mirrors()[host];
-  if (m.device && m.current >= bytes) return m.device;
-  if (m.newer) { // longer than before: the host copy first takes what kernels wrote
-    rtcuda_check(cudaMemcpy((void *)host, m.device, m.newer, cudaMemcpyDeviceToHost),
-                 "cudaMemcpy (device to host)", where);
-    m.newer = 0;
-  }
-  void *device = rtcuda_copy_in(host, bytes, where);
-  rtcuda_mirrors()[host].current = bytes;
-  return device;
+  return rtcuda_copy_in(host, bytes, where);
 }
 
 // After a kernel wrote an array: managed memory is already current (the launch check
