@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace rtcuda {
 
@@ -46,6 +47,7 @@ bool setsOnlyLocals(const std::vector<Stmt> &stmts) {
       declared.push_back(s->name);
       continue;
     }
+    if (s->kind == StmtKind::Comment) continue;
     ok &= s->kind == StmtKind::Assign &&
           std::find(declared.begin(), declared.end(), s->name) != declared.end();
   }
@@ -83,6 +85,43 @@ bool addsInto(const Stmt &loop, const std::string &acc) {
   return ok && updates > 0 && reads == 0;
 }
 
+// How far a load's address moves when `v` grows by one: a constant, or nullopt when the step
+// depends on the problem size (a row apart) or is not affine.
+std::optional<int64_t> stride(const Expr &index, const std::string &v) {
+  Expr moved = substitute(index, {{v, add(var(v), intImm(1))}});
+  int64_t c = 0;
+  if (!constantDifference(moved, index, &c)) return std::nullopt;
+  return c;
+}
+
+// The variable that moves by one between neighbouring threads: the thread index, or the
+// innermost index recovered from a collapsed one (`int i = bi % rows;`).
+std::string threadVariable(const std::string &index, const std::vector<Stmt> &before) {
+  std::string fastest = index;
+  for (const Stmt &s : before)
+    if (s->kind == StmtKind::Decl && s->value && s->value->kind == ExprKind::Binary &&
+        s->value->name == "%" && mentions(s->value, index))
+      fastest = s->name;
+  return fastest;
+}
+
+// The mapping is chosen from the accesses, not from the config: lanes pay off when the loop
+// reads a row (consecutive addresses along the loop) that neighbouring threads would read a
+// row apart. Column sums and convolutions, whose threads already read neighbouring addresses,
+// keep one thread per iteration.
+bool readsRowsAcrossThreads(const Stmt &loop, const std::string &threadVar) {
+  bool rows = false;
+  visitStmt(loop->body, nullptr, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &n) {
+      if (n->kind != ExprKind::Load || n->operands.size() != 1) return;
+      std::optional<int64_t> along = stride(n->operands[0], loop->name);
+      std::optional<int64_t> across = stride(n->operands[0], threadVar);
+      if (along && *along == 1 && (!across || *across > 1 || *across < -1)) rows = true;
+    });
+  });
+  return rows;
+}
+
 }  // namespace
 
 Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
@@ -108,6 +147,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const Stmt &loop = body[--l];
   int64_t step = 0;
   if (!isConst(loop->step, &step) || step != 1) return k;
+  if (!readsRowsAcrossThreads(loop, threadVariable(index->name, std::vector<Stmt>(
+                                                      body.begin(), body.begin() + l))))
+    return k;
 
   Expr lanes = var(k.macro("LANES")), blockSize = var(k.macro("BLOCKSIZE"));
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
@@ -121,7 +163,15 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     if (st->kind == StmtKind::Decl) {
       if (st->name == acc) accType = st->type;
       declared.push_back(withLoc(decl(st->name, st->type), st->loc));
-      if (st->value) guardedBefore.push_back(withLoc(assign(st->name, "=", st->value), st->loc));
+      // Lane 0 starts from the initial value, the other lanes from zero: the lanes' partial
+      // sums then add up to exactly what the loop added to it.
+      Expr init = st->value;
+      int64_t c = 1;
+      if (init && st->name == acc && !(isConst(init, &c) && c == 0) &&
+          !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
+        init = select(binary("==", var(lane), intImm(0)), init,
+                      st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
+      if (init) guardedBefore.push_back(withLoc(assign(st->name, "=", init), st->loc));
     } else {
       guardedBefore.push_back(st);
     }

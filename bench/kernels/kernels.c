@@ -1,0 +1,112 @@
+/* Kernels of issue 13's kinds, written as a user would (plain C99, default configs), for
+ * bench/kinds_on_gpu.sh. Each is timed against the library call or the copy bandwidth. */
+
+/* Row sums: out[i] = sum_j A[i][j]. */
+void rowsum(int rows, int cols, const float A[restrict rows][cols], float out[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += A[i][j];
+        out[i] = s;
+    }
+}
+
+/* Column sums: out[j] = sum_i A[i][j]. */
+void colsum(int rows, int cols, const float A[restrict rows][cols], float out[restrict cols])
+{
+    for (int j = 0; j < cols; j++) {
+        float s = 0.0f;
+        for (int i = 0; i < rows; i++)
+            s += A[i][j];
+        out[j] = s;
+    }
+}
+
+/* Matrix-vector product y = A x, rectangular. */
+void mvrect(int rows, int cols, const float A[restrict rows][cols], const float x[restrict cols],
+            float y[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += A[i][j] * x[j];
+        y[i] = s;
+    }
+}
+
+/* Batched matrix-vector products: y[b] = A[b] x[b], a 3-D nest (double). */
+void bmv(int batch, int rows, int cols, const double A[restrict batch][rows][cols],
+         const double x[restrict batch][cols], double y[restrict batch][rows])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < rows; i++) {
+            double s = 0.0;
+            for (int j = 0; j < cols; j++)
+                s += A[b][i][j] * x[b][j];
+            y[b][i] = s;
+        }
+}
+
+/* Transpose: B = A^T, A rows x cols. */
+void transpose(int rows, int cols, const float A[restrict rows][cols], float B[restrict cols][rows])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            B[j][i] = A[i][j];
+}
+
+/* The same transpose written from the output's side. */
+void transpose_out(int rows, int cols, const float A[restrict rows][cols],
+                   float B[restrict cols][rows])
+{
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            B[j][i] = A[i][j];
+}
+
+/* Histograms of n values into 64 and 256 bins. */
+void hist64(int n, const int data[restrict n], int hist[restrict 64])
+{
+    for (int i = 0; i < n; i++)
+        hist[data[i] & 63] += 1;
+}
+
+void hist256(int n, const int data[restrict n], int hist[restrict 256])
+{
+    for (int i = 0; i < n; i++)
+        hist[data[i] & 255] += 1;
+}
+
+/* 1-D convolution with 16 taps. */
+void conv1d(int n, const float x[restrict n + 15], const float w[restrict 16], float y[restrict n])
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int t = 0; t < 16; t++)
+            s += w[t] * x[i + t];
+        y[i] = s;
+    }
+}
+
+/* 2-D five-point stencil on the interior of a rows x cols grid. */
+void stencil2d(int rows, int cols, const float A[restrict rows][cols], float B[restrict rows][cols])
+{
+    for (int i = 1; i < rows - 1; i++)
+        for (int j = 1; j < cols - 1; j++)
+            B[i][j] = 0.2f * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);
+}
+
+/* 2-D 3x3 convolution. */
+void conv2d(int rows, int cols, const float A[restrict rows + 2][cols + 2], const float K[restrict 3][3],
+            float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}

@@ -1,0 +1,143 @@
+// TiledTranspose: a two-dimensional parallel nest that reads A[x][y] and writes B[y][x] goes
+// through a 32 x 32 tile in shared memory, so that both the reads and the writes are coalesced.
+//
+// Collapsed onto one index, either the reads or the writes of neighbouring threads land a row
+// apart (0.13x cublasSgeam on an H200). A block of BLOCKSIZE threads owns a 32 x 32 tile: it
+// reads the tile with threadIdx along y, and writes it with threadIdx along x. Each tile row is
+// padded to 33 elements, so a warp reading a tile column touches 32 different banks.
+//
+//   for (x = 0; x < X; x++)  // parallel        RTCUDA_SHARED_ARRAY(float, tile, 32 * 33);
+//     for (y = 0; y < Y; y++)  // parallel      for (ty = blockIdx.y; ty < ceil(Y / 32); ty += gridDim.y) {
+//       B[y][x] = f(A[x][y]);         ==>          for (r = threadIdx.x / 32; r < 32; r += BLOCKSIZE / 32) {
+//                                                    x = blockIdx.x * 32 + r; y = ty * 32 + threadIdx.x % 32;
+//                                                    if (x < X && y < Y) tile[r * 33 + threadIdx.x % 32] = f(A[x][y]);
+//                                                  }
+//                                                  __syncthreads();
+//                                                  for (r = threadIdx.x / 32; r < 32; r += BLOCKSIZE / 32) {
+//                                                    y = ty * 32 + r; x = blockIdx.x * 32 + threadIdx.x % 32;
+//                                                    if (x < X && y < Y) B[y][x] = tile[(threadIdx.x % 32) * 33 + r];
+//                                                  }
+//                                                  __syncthreads();
+//                                                }
+//
+// Applies when the kernel body is the nest alone (two parallel loops of step 1 in either order,
+// rectangular bounds), its body is one plain store B[y][x] = value, and every load in the value
+// that depends on the loops reads A[x][y] (any arrays, the same two subscripts). The value is
+// computed where the reads are coalesced; the stored array is not read.
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+constexpr int64_t kTile = 32, kPitch = kTile + 1;
+
+Stmt only(const Stmt &s) {
+  Stmt x = s;
+  while (x && x->kind == StmtKind::Block && x->stmts.size() == 1) x = x->stmts[0];
+  return x;
+}
+
+bool isVar(const Expr &e, const std::string &name) {
+  return e->kind == ExprKind::Var && e->name == name;
+}
+
+bool parallelUnitLoop(const Stmt &s) {
+  int64_t step = 0;
+  return s && s->kind == StmtKind::For && s->loopKind == LoopKind::Parallel &&
+         isConst(s->step, &step) && step == 1;
+}
+
+// Every load of `value` that depends on x or y reads [x][y].
+bool readsTransposed(const Expr &value, const std::string &x, const std::string &y) {
+  bool ok = true, any = false;
+  visitExpr(value, [&](const Expr &n) {
+    if (n->kind != ExprKind::Load) return;
+    bool depends = false;
+    for (const Expr &i : n->operands) depends |= mentions(i, x) || mentions(i, y);
+    if (!depends) return;
+    bool xy = n->operands.size() == 2 && isVar(n->operands[0], x) && isVar(n->operands[1], y);
+    ok &= xy;
+    any |= xy;
+  });
+  return ok && any;
+}
+
+}  // namespace
+
+Kernel tiledTranspose(const Kernel &k, const PassContext &) {
+  if (!k.grid.empty() || !k.reductions.empty() || !k.atomicArrays.empty() || k.finish) return k;
+  const Stmt *nest = nullptr;
+  for (const Stmt &s : k.body->stmts) {
+    if (s->kind == StmtKind::Comment) continue;
+    if (nest) return k;
+    nest = &s;
+  }
+  if (!nest) return k;
+  const Stmt outer = *nest, inner = only(outer->body);
+  if (!parallelUnitLoop(outer) || !parallelUnitLoop(inner)) return k;
+  const Stmt st = only(inner->body);
+  if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != 2) return k;
+  // The write's last subscript is x, the reads' last subscript is y.
+  const std::string p = outer->name, q = inner->name;
+  if (st->indices[0]->kind != ExprKind::Var || st->indices[1]->kind != ExprKind::Var) return k;
+  const std::string y = st->indices[0]->name, x = st->indices[1]->name;
+  if (!((x == p && y == q) || (x == q && y == p))) return k;
+  if (!readsTransposed(st->value, x, y) || mentions(st->value, st->name)) return k;
+  for (const Stmt &l : {outer, inner})
+    if (mentions(l->min, p) || mentions(l->end, p) || mentions(l->min, q) || mentions(l->end, q))
+      return k;
+  const Stmt &xLoop = x == p ? outer : inner, &yLoop = x == p ? inner : outer;
+
+  Expr blockSize = var(k.macro("BLOCKSIZE")), tile = intImm(kTile), pitch = intImm(kPitch);
+  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  Expr col = binary("%", tid, tile), row0 = binary("/", tid, tile);
+  std::string tileName = freshName(k, "tile"), r = freshName(k, "r"), ty = freshName(k, y + "_tile");
+  Expr xBase = simplify(add(xLoop->min, mul(cast(kInt, gpuBuiltin("blockIdx.x")), tile)));
+  Expr yBase = simplify(add(yLoop->min, mul(var(ty), tile)));
+  Expr inRange = land(lt(var(x, xLoop->type), xLoop->end), lt(var(y, yLoop->type), yLoop->end));
+  Type elem = st->value->type;
+  if (const Param *out = k.findParam(st->name)) elem = out->type;
+
+  auto pass = [&](Stmt xDecl, Stmt yDecl, Stmt body) {
+    return forLoop(r, kInt, row0, tile, div(blockSize, tile),
+                   block({xDecl, yDecl, ifThen(inRange, body)}));
+  };
+  // Read: rows of the tile along x, threads along y (A[x][y] coalesced).
+  Stmt read = pass(withLoc(decl(x, xLoop->type, add(xBase, var(r))), xLoop->loc),
+                   withLoc(decl(y, yLoop->type, add(yBase, col)), yLoop->loc),
+                   store(tileName, {add(mul(var(r), pitch), col)}, "=",
+                         st->value->type == elem ? st->value : cast(elem, st->value)));
+  // Write: rows of the tile along y, threads along x (B[y][x] coalesced).
+  auto written = std::make_shared<StmtNode>(*st);
+  written->value = load(tileName, {add(mul(col, pitch), var(r))}, elem);
+  Stmt write = pass(withLoc(decl(y, yLoop->type, add(yBase, var(r))), yLoop->loc),
+                    withLoc(decl(x, xLoop->type, add(xBase, col)), xLoop->loc), Stmt(written));
+
+  Expr yTiles = simplify(div(add(tripCount(yLoop), intImm(kTile - 1)), tile));
+  auto shared = std::make_shared<StmtNode>(*decl(tileName, elem, nullptr, intImm(kTile * kPitch)));
+  shared->shared = true;
+  std::vector<Stmt> body{comment("a 32 x 33 tile: read along '" + y + "', written along '" + x + "'"),
+                         shared};
+  body.push_back(withLoc(forLoop(ty, kInt, cast(kInt, gpuBuiltin("blockIdx.y")), yTiles,
+                                 cast(kInt, gpuBuiltin("gridDim.y")),
+                                 block({read, barrier(), write, barrier()}), LoopKind::Block),
+                         outer->loc));
+
+  Kernel out = k;
+  out.body = withLoc(block(body), k.body->loc);
+  out.grid = {LaunchDim{simplify(tripCount(xLoop)), tile, 2147483647},
+              LaunchDim{simplify(tripCount(yLoop)), tile, 65535}};
+  out.blockThreads = blockSize;
+  out.passes.push_back("TiledTranspose");
+  out.remarks.push_back("transpose: '" + st->name + "[" + y + "][" + x + "]' is written from " +
+                        "reads along '" + y + "' through a padded 32 x 33 tile in shared memory");
+  return out;
+}
+
+}  // namespace rtcuda

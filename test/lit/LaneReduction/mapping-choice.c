@@ -1,0 +1,74 @@
+// LaneReduction chooses the mapping from the accesses, whatever the config says: row sums and a
+// batched (3-D) matrix-vector product get lanes (their loops read rows that neighbouring threads
+// would read a row apart); column sums and a 1-D convolution keep one thread per iteration (their
+// threads already read neighbouring addresses). A sum that starts from a value other than zero
+// (y[i]) counts it once: lane 0 starts from it, the other lanes from zero. With every lane
+// starting from y[i], verify reported 1485 mismatches for accrow.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LaneReduction | FileCheck %s
+// RUN: %rtcuda verify %t/out --seed 3 --sizes 1,7,37 --no-race-check | FileCheck --check-prefix=VERIFY %s
+//
+// CHECK-LABEL: IR after LaneReduction (kernel rowsum)
+// CHECK:      for (int j = lane; j < cols; j += ROWSUM_LANES) {
+// CHECK-LABEL: IR after LaneReduction (kernel colsum)
+// CHECK-NOT:  lane
+// CHECK:      for (int i = 0; i < rows; i++) {
+// CHECK-NEXT:   s += A[i * cols + j];
+// CHECK-LABEL: IR after LaneReduction (kernel bmv)
+// CHECK:      int bi = (int)(blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES);
+// CHECK:      for (int j = lane; j < cols; j += BMV_LANES) {
+// CHECK-NEXT:   s += A[(b * rows + i) * cols + j] * x[b * cols + j];
+// CHECK-LABEL: IR after LaneReduction (kernel conv)
+// CHECK-NOT:  lane
+// CHECK:      for (int t = 0; t < 16; t++) {
+// CHECK-LABEL: IR after LaneReduction (kernel accrow)
+// CHECK:      s = lane == 0 ? y[i] : 0.0f;
+//
+// VERIFY: verified 5 kernel(s) at {{[0-9]+}} parameter point(s) and 3 size(s): 0 mismatch(es)
+
+//--- kernel.c
+void rowsum(int rows, int cols, const float A[rows][cols], float out[rows]) {
+  for (int i = 0; i < rows; i++) {
+    float s = 0.0f;
+    for (int j = 0; j < cols; j++)
+      s += A[i][j];
+    out[i] = s;
+  }
+}
+void colsum(int rows, int cols, const float A[rows][cols], float out[cols]) {
+  for (int j = 0; j < cols; j++) {
+    float s = 0.0f;
+    for (int i = 0; i < rows; i++)
+      s += A[i][j];
+    out[j] = s;
+  }
+}
+void bmv(int batch, int rows, int cols, const double A[batch][rows][cols],
+         const double x[batch][cols], double y[batch][rows]) {
+  for (int b = 0; b < batch; b++)
+    for (int i = 0; i < rows; i++) {
+      double s = 0.0;
+      for (int j = 0; j < cols; j++)
+        s += A[b][i][j] * x[b][j];
+      y[b][i] = s;
+    }
+}
+void conv(int n, const float x[n + 15], const float w[16], float y[n]) {
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int t = 0; t < 16; t++)
+      s += w[t] * x[i + t];
+    y[i] = s;
+  }
+}
+void accrow(int n, int m, const float A[n][m], float y[n]) {
+  for (int i = 0; i < n; i++) {
+    float s = y[i];
+    for (int j = 0; j < m; j++)
+      s += A[i][j];
+    y[i] = s;
+  }
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [rowsum, colsum, bmv, conv, accrow]
