@@ -35,12 +35,14 @@ def main():
     w = out.append
     w('#include "rtcuda_runtime.h"')
     w('#include "launch.cuh"')
-    w("#include <algorithm>\n#include <random>\n#include <string>\n#include <vector>\n")
+    w("#include <algorithm>\n#include <random>\n#include <string>\n#include <type_traits>\n#include <vector>\n")
     w("template <class T> __global__ void rtcuda_bench_fill(T *a, long long n, unsigned seed) {")
     w("  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;")
     w("  for (; i < n; i += (long long)gridDim.x * blockDim.x) {")
     w("    unsigned h = (unsigned)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;")
-    w("    a[i] = (T)((int)(h % 2001u) - 1000) / (T)1000;")
+    # Integers take random bits (histogram keys spread over every bin); reals lie in [-1, 1].
+    w("    if constexpr (std::is_integral<T>::value) a[i] = (T)(h >> 1);")
+    w("    else a[i] = (T)((int)(h % 2001u) - 1000) / (T)1000;")
     w("  }\n}\n")
     w("template <class T> static double checksum(const T *d, long long n) {")
     w("  std::vector<T> h(n > 0 ? n : 1);")

@@ -109,17 +109,26 @@ std::string threadVariable(const std::string &index, const std::vector<Stmt> &be
 // reads a row (consecutive addresses along the loop) that neighbouring threads would read a
 // row apart. Column sums and convolutions, whose threads already read neighbouring addresses,
 // keep one thread per iteration.
-bool readsRowsAcrossThreads(const Stmt &loop, const std::string &threadVar) {
-  bool rows = false;
+enum class Mapping { None, Rows, Columns };
+
+// Rows: the loop reads a row (unit stride along the loop) that neighbouring threads would read
+// a row apart; LANES neighbouring threads share it. Columns: the loop walks down columns that
+// neighbouring threads read side by side (column sums); the warps of a block split the loop's
+// rows, each warp reading 32 neighbouring columns. Only loops whose trip count depends on the
+// problem size are split: a 3-tap filter keeps one thread per iteration.
+Mapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
+  bool rows = false, columns = false;
   visitStmt(loop->body, nullptr, [&](const Expr &e) {
     visitExpr(e, [&](const Expr &n) {
       if (n->kind != ExprKind::Load || n->operands.size() != 1) return;
       std::optional<int64_t> along = stride(n->operands[0], loop->name);
       std::optional<int64_t> across = stride(n->operands[0], threadVar);
       if (along && *along == 1 && (!across || *across > 1 || *across < -1)) rows = true;
+      if ((!along || *along > 1 || *along < -1) && across && *across == 1) columns = true;
     });
   });
-  return rows;
+  if (rows) return Mapping::Rows;
+  return columns && !isConst(simplify(tripCount(loop))) ? Mapping::Columns : Mapping::None;
 }
 
 }  // namespace
@@ -147,11 +156,13 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const Stmt &loop = body[--l];
   int64_t step = 0;
   if (!isConst(loop->step, &step) || step != 1) return k;
-  if (!readsRowsAcrossThreads(loop, threadVariable(index->name, std::vector<Stmt>(
-                                                      body.begin(), body.begin() + l))))
-    return k;
+  const Mapping mapping = chooseMapping(
+      loop, threadVariable(index->name, std::vector<Stmt>(body.begin(), body.begin() + l)));
+  if (mapping == Mapping::None) return k;
+  const bool columns = mapping == Mapping::Columns;
 
-  Expr lanes = var(k.macro("LANES")), blockSize = var(k.macro("BLOCKSIZE"));
+  Expr blockSize = var(k.macro("BLOCKSIZE")), warp = intImm(32);
+  Expr lanes = columns ? div(blockSize, warp) : var(k.macro("LANES"));
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   std::string lane = freshName(k, "lane"), partial = freshName(k, acc + "_lanes");
   std::string w = freshName(k, "w");
@@ -192,30 +203,49 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<Stmt> after{withLoc(assign(acc, "=", slot), loop->loc)};
   after.insert(after.end(), body.begin() + l + 1, body.end());
 
-  // The thread's row and lane: BLOCKSIZE / LANES rows per block.
+  // Rows: the thread's row and lane, BLOCKSIZE / LANES rows per block. Columns: 32 columns per
+  // block, one per thread of a warp; the block's warps are its lanes.
   Stmt rowIndex = mapStmt(index, nullptr, [&](const Expr &e) -> Expr {
-    if (e->kind == ExprKind::Var && e->name == "threadIdx.x") return binary("/", e, lanes);
-    if (e->kind == ExprKind::Var && e->name == k.macro("BLOCKSIZE")) return div(e, lanes);
+    if (e->kind == ExprKind::Var && e->name == "threadIdx.x")
+      return columns ? binary("%", e, warp) : binary("/", e, lanes);
+    if (e->kind == ExprKind::Var && e->name == k.macro("BLOCKSIZE"))
+      return columns ? warp : div(e, lanes);
     return e;
   });
   std::vector<Stmt> out(top.begin(), top.begin() + d);
   out.push_back(rowIndex);
-  out.push_back(decl(lane, kInt, cast(kInt, binary("%", gpuBuiltin("threadIdx.x"), lanes))));
+  out.push_back(decl(lane, kInt, cast(kInt, binary(columns ? "/" : "%",
+                                                   gpuBuiltin("threadIdx.x"), columns ? warp : lanes))));
   out.insert(out.end(), declared.begin(), declared.end());
   out.push_back(shared);
   out.push_back(ifThen(guardCond, block(guardedBefore)));
   out.push_back(comment("combine the lanes' partial sums of " + acc));
   out.push_back(ifThen(guardCond, store(partial, {tid}, "=", var(acc, accType))));
   out.push_back(barrier());
-  out.push_back(decl(w, kInt, div(lanes, intImm(2))));
-  out.push_back(halving);
+  if (columns) {
+    // Lane 0 (the first warp) adds the other warps' sums: BLOCKSIZE / 32 of them, any number.
+    std::string o = freshName(k, "other");
+    after[0] = withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1),
+                               assign(acc, "+=", load(partial, {add(tid, mul(var(o), warp))}, accType))),
+                       loop->loc);
+  } else {
+    out.push_back(decl(w, kInt, div(lanes, intImm(2))));
+    out.push_back(halving);
+  }
   out.push_back(ifThen(land(guardCond, binary("==", laneVar, intImm(0))), block(after)));
   out.insert(out.end(), top.begin() + d + 2, top.end());
 
   Kernel result = k;
   result.body = withLoc(block(out), k.body->loc);
-  result.grid[0].perBlock = div(blockSize, lanes);
+  result.grid[0].perBlock = columns ? warp : div(blockSize, lanes);
   result.passes.push_back("LaneReduction");
+  if (columns) {
+    result.remarks.push_back("lanes: the " + k.macro("BLOCKSIZE") + " / 32 warps of a block " +
+                             "share 32 neighbouring iterations of '" + index->name + "', splitting " +
+                             "loop '" + loop->name + "' and adding their partial sums of '" + acc +
+                             "' in shared memory");
+    return result;
+  }
   int lo = std::max(32, ctx.options.blockSize.min);
   std::vector<int> values;
   for (int v = 1; v <= 32 && v <= lo; v *= 2) values.push_back(v);

@@ -1,7 +1,9 @@
 // LaneReduction chooses the mapping from the accesses, whatever the config says: row sums and a
-// batched (3-D) matrix-vector product get lanes (their loops read rows that neighbouring threads
-// would read a row apart); column sums and a 1-D convolution keep one thread per iteration (their
-// threads already read neighbouring addresses). A sum that starts from a value other than zero
+// batched (3-D) matrix-vector product get LANES threads per row (their loops read rows that
+// neighbouring threads would read a row apart); column sums get 32 columns per block, the
+// block's warps splitting the rows (threads already read neighbouring addresses; BLOCKSIZE / 32
+// partial sums, any number of them); a 1-D convolution (16 taps, a constant trip count) keeps
+// one thread per iteration. A sum that starts from a value other than zero
 // (y[i]) counts it once: lane 0 starts from it, the other lanes from zero. With every lane
 // starting from y[i], verify reported 1485 mismatches for accrow.
 // RUN: rm -rf %t && split-file %s %t
@@ -11,9 +13,13 @@
 // CHECK-LABEL: IR after LaneReduction (kernel rowsum)
 // CHECK:      for (int j = lane; j < cols; j += ROWSUM_LANES) {
 // CHECK-LABEL: IR after LaneReduction (kernel colsum)
-// CHECK-NOT:  lane
-// CHECK:      for (int i = 0; i < rows; i++) {
+// CHECK:      int j = (int)(blockIdx.x * 32 + threadIdx.x % 32);
+// CHECK-NEXT: int lane = (int)(threadIdx.x / 32);
+// CHECK:      for (int i = lane; i < rows; i += COLSUM_BLOCKSIZE / 32) {
 // CHECK-NEXT:   s += A[i * cols + j];
+// CHECK:      if (j < cols && lane == 0) {
+// CHECK-NEXT:   for (int other = 1; other < COLSUM_BLOCKSIZE / 32; other++) {
+// CHECK-NEXT:     s += s_lanes[(int)threadIdx.x + other * 32];
 // CHECK-LABEL: IR after LaneReduction (kernel bmv)
 // CHECK:      int bi = (int)(blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES);
 // CHECK:      for (int j = lane; j < cols; j += BMV_LANES) {

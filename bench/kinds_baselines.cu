@@ -1,0 +1,61 @@
+// Baselines for the kinds of issue 13 (bench/kinds_on_gpu.sh), one shape per call, measured in
+// the same job as the translated kernels of bench/kernels/:
+//   kinds_baselines rowsum R C      cublasSgemv (transposed) of the R x C row-major matrix with a ones vector
+//   kinds_baselines colsum R C      cublasSgemv (not transposed) with a ones vector
+//   kinds_baselines mv R C          cublasSgemv (transposed) with a random vector
+//   kinds_baselines bmv B R C       cublasDgemvStridedBatched, B products of R x C
+//   kinds_baselines transpose R C   cublasSgeam: the C x R transpose of an R x C matrix
+//   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
+// FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
+#include "bench_common.cuh"
+
+#include <string>
+
+int main(int argc, char **argv) {
+  if (argc < 3) { fprintf(stderr, "usage: %s KIND SIZES...\n", argv[0]); return 2; }
+  std::string kind = argv[1];
+  std::vector<long long> n;
+  for (int i = 2; i < argc; ++i) n.push_back(atoll(argv[i]));
+  cublasHandle_t h;
+  CHECK_BLAS(cublasCreate(&h));
+  CHECK_BLAS(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+  std::string name = kind;
+  for (long long v : n) name += "_" + std::to_string(v);
+  const float one = 1, zero = 0;
+  if (kind == "rowsum" || kind == "colsum" || kind == "mv") {
+    // Row-major R x C is column-major C x R with leading dimension C.
+    long long r = n.at(0), c = n.at(1);
+    bool rows = kind != "colsum";
+    float *a = buffer<float>(r * c, 1), *x = buffer<float>(rows ? c : r, 2), *y = buffer<float>(rows ? r : c, 3);
+    if (kind != "mv") {
+      std::vector<float> ones(rows ? c : r, 1.0f);
+      CHECK(cudaMemcpy(x, ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice));
+    }
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemv(h, rows ? CUBLAS_OP_T : CUBLAS_OP_N, c, r, &one, a, c, x, 1, &zero, y, 1));
+    }, 4.0 * (r * c + r + c), 2.0 * r * c);
+  } else if (kind == "bmv") {
+    long long b = n.at(0), r = n.at(1), c = n.at(2);
+    double *a = buffer<double>(b * r * c, 1), *x = buffer<double>(b * c, 2), *y = buffer<double>(b * r, 3);
+    const double done = 1, dzero = 0;
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasDgemvStridedBatched(h, CUBLAS_OP_T, c, r, &done, a, c, r * c, x, 1, c, &dzero, y, 1, r, b));
+    }, 8.0 * (b * r * c + b * r + b * c), 2.0 * b * r * c);
+  } else if (kind == "transpose") {
+    long long r = n.at(0), c = n.at(1);
+    float *a = buffer<float>(r * c, 1), *t = buffer<float>(r * c, 2);
+    // t (C x R row-major = R x C column-major, ld R) = transpose of a (C x R column-major, ld C).
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, a, c, &zero, t, r, t, r));
+    }, 8.0 * r * c, 0);
+  } else if (kind == "copy") {
+    long long bytes = n.at(0) / 4 * 4;
+    float *a = buffer<float>(bytes / 4, 1), *b = buffer<float>(bytes / 4, 2);
+    report(name.c_str(), [&] { CHECK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice)); }, 2.0 * bytes, 0);
+  } else {
+    fprintf(stderr, "unknown kind '%s'\n", kind.c_str());
+    return 2;
+  }
+  CHECK_BLAS(cublasDestroy(h));
+  return 0;
+}
