@@ -1,5 +1,5 @@
-// The output project: manifest.json (what verify and the tuner read), CMakeLists.txt, and the
-// folder itself, written through a temporary folder so a failure leaves nothing behind.
+// The output project: manifest.json (what verify and the tuner read) and CMakeLists.txt (the
+// folder itself is written by OutputFolder.cpp).
 #include "rtcuda/CodeGen/CodeGen.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <set>
 
 namespace rtcuda {
@@ -108,48 +107,6 @@ std::string manifest(const Options &options, const ParsedProgram &program,
             {"arch", options.arch},
             {"kernels", list}};
   return m.dump(2) + "\n";
-}
-
-bool writeOutputFolder(const std::string &outDir, const FileSet &files, std::string &error) {
-  std::error_code ec;
-  fs::path target = fs::absolute(outDir, ec);
-  fs::path parent = target.parent_path();
-  fs::create_directories(parent, ec);
-  if (ec) {
-    error = "cannot create folder '" + parent.string() + "': " + ec.message();
-    return false;
-  }
-  std::random_device rd;
-  fs::path temp = parent / (".rtcuda-tmp-" + target.filename().string() + "-" +
-                            std::to_string(rd() % 1000000));
-  fs::remove_all(temp, ec);
-  for (const auto &[name, contents] : files) {
-    fs::path p = temp / name;
-    fs::create_directories(p.parent_path(), ec);
-    std::ofstream out(p, std::ios::binary);
-    out << contents;
-    if (!out) {
-      error = "cannot write '" + p.string() + "'";
-      fs::remove_all(temp, ec);
-      return false;
-    }
-  }
-  // Replace an earlier output of the same name only once the new one is complete.
-  if (fs::exists(target)) {
-    if (!fs::exists(target / "manifest.json")) {
-      error = "'" + outDir + "' exists and is not an rtcuda output folder; not replacing it";
-      fs::remove_all(temp, ec);
-      return false;
-    }
-    fs::remove_all(target, ec);
-  }
-  fs::rename(temp, target, ec);
-  if (ec) {
-    error = "cannot move the output into '" + outDir + "': " + ec.message();
-    fs::remove_all(temp, ec);
-    return false;
-  }
-  return true;
 }
 
 }  // namespace rtcuda

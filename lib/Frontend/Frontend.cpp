@@ -215,7 +215,24 @@ private:
     return {arrayName(cur), indices};
   }
 
+  // Conversion and every later pass recurse over the tree: nesting is bounded so that a
+  // machine-written statement (20,000 additions) gets an error instead of a stack overflow.
+  static constexpr int kMaxNesting = 400;
+  int nesting = 0;
+  struct Nested {
+    int &depth;
+    Nested(const KernelBuilder &b, int &d, SourceLocation l) : depth(d) {
+      if (++depth > kMaxNesting) {
+        --depth;
+        b.fail(l, "expression or statement nested more than " + std::to_string(kMaxNesting) +
+                      " levels deep; split it into several statements");
+      }
+    }
+    ~Nested() { --depth; }
+  };
+
   ir::Expr convertExpr(const Expr *e) {
+    Nested guard(*this, nesting, e->getExprLoc());
     ir::Expr out = convertExprNoLoc(e);
     return out->loc.valid() ? out : ir::withLoc(out, loc(e->getExprLoc()));
   }
@@ -334,6 +351,7 @@ private:
   }
 
   ir::Stmt convertStmt(const Stmt *s) {
+    Nested guard(*this, nesting, s->getBeginLoc());
     ir::Stmt out = convertStmtNoLoc(s);
     return out && !out->loc.valid() ? ir::withLoc(out, loc(s->getBeginLoc())) : out;
   }

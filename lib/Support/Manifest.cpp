@@ -2,11 +2,80 @@
 
 #include <nlohmann/json.hpp>
 
+#include "rtcuda/IR/IR.h"
+
+#include <cctype>
 #include <fstream>
 
 namespace rtcuda {
 
 using nlohmann::json;
+
+bool isCIdentifier(const std::string &s) {
+  if (s.empty() || s.size() > 255 || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
+
+namespace {
+
+// What verify and the tuner paste into generated C++ or pass to a compiler must be what
+// translate writes: identifiers, known types, plain relative paths, arithmetic without calls.
+// An edited or downloaded manifest must not smuggle code or options in.
+struct Checker {
+  std::string path;
+  [[noreturn]] void bad(const std::string &key, const std::string &value, const std::string &why) const {
+    throw ManifestError(path + ": error: " + key + " = '" + value + "': " + why);
+  }
+  const std::string &identifier(const std::string &key, const std::string &value) const {
+    if (!isCIdentifier(value)) bad(key, value, "not a C identifier");
+    return value;
+  }
+  const std::string &type(const std::string &key, const std::string &value) const {
+    bool ok = false;
+    ir::Type::fromName(value, &ok);
+    if (!ok) bad(key, value, "not a scalar type rtcuda writes");
+    return value;
+  }
+  const std::string &file(const std::string &key, const std::string &value, bool mayBeEmpty = false) const {
+    if (value.empty() && mayBeEmpty) return value;
+    if (value.empty() || value[0] == '/' || value[0] == '-') bad(key, value, "not a relative file name");
+    size_t start = 0;
+    for (size_t i = 0; i <= value.size(); ++i) {
+      if (i < value.size() && value[i] != '/') {
+        char c = value[i];
+        if (std::iscntrl(static_cast<unsigned char>(c)) || c == '"' || c == '\\' || c == '\'')
+          bad(key, value, "a file name here holds no quotes, backslashes or control characters");
+        continue;
+      }
+      std::string part = value.substr(start, i - start);
+      if (part.empty() || part == "." || part == ".." || part[0] == '-')
+        bad(key, value, "not a plain path inside the output folder");
+      start = i + 1;
+    }
+    return value;
+  }
+  // C arithmetic over names and integers: no calls, strings, statements or preprocessor.
+  const std::string &expression(const std::string &key, const std::string &value) const {
+    static const std::string allowed = " +-*/%()?:<>=!&|~^";
+    for (size_t i = 0; i < value.size(); ++i) {
+      char c = value[i];
+      if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') continue;
+      if (allowed.find(c) == std::string::npos)
+        bad(key, value, std::string("character '") + c + "' has no place in a size expression");
+      if (c == '(' && i > 0) {
+        size_t j = i;
+        while (j > 0 && value[j - 1] == ' ') --j;
+        if (j > 0 && (std::isalnum(static_cast<unsigned char>(value[j - 1])) || value[j - 1] == '_'))
+          bad(key, value, "a size expression calls no function");
+      }
+    }
+    return value;
+  }
+};
+
+}  // namespace
 
 Manifest readManifest(const std::string &outDir) {
   std::string path = outDir + "/manifest.json";
@@ -17,39 +86,48 @@ Manifest readManifest(const std::string &outDir) {
     json j = json::parse(in);
     if (j.value("format", "") != "rtcuda-manifest")
       throw ManifestError(path + ": error: not an rtcuda manifest");
+    Checker c{path};
     Manifest m;
     m.dir = outDir;
     m.kernelSources = j.at("kernel_sources").get<std::vector<std::string>>();
     m.referenceSources = j.at("reference_sources").get<std::vector<std::string>>();
-    m.main = j.value("main", "");
-    m.memory = j.value("memory", "explicit");
-    m.arch = j.value("arch", "sm_90");
+    for (const std::string &f : m.kernelSources) c.file("kernel_sources", f);
+    for (const std::string &f : m.referenceSources) c.file("reference_sources", f);
+    m.main = c.file("main", j.value("main", ""), true);
+    m.memory = c.identifier("memory", j.value("memory", "explicit"));
+    m.arch = c.identifier("arch", j.value("arch", "sm_90"));
     for (const json &k : j.at("kernels")) {
       ManifestKernel mk;
-      mk.name = k.at("name");
+      mk.name = c.identifier("kernels[].name", k.at("name"));
+      std::string where = "kernel " + mk.name + ": ";
       mk.location = k.value("location", "");
-      mk.paramsHeader = k.at("params_header");
-      mk.launchFunction = k.at("launch_function");
-      mk.macroPrefix = k.at("macro_prefix");
+      mk.paramsHeader = c.file(where + "params_header", k.at("params_header"));
+      mk.launchFunction = c.identifier(where + "launch_function", k.at("launch_function"));
+      mk.macroPrefix = c.identifier(where + "macro_prefix", k.at("macro_prefix"));
       mk.passes = k.value("passes", std::vector<std::string>{});
       mk.remarks = k.value("remarks", std::vector<std::string>{});
       for (const json &p : k.at("params")) {
         ManifestParam mp;
-        mp.name = p.at("name");
-        mp.type = p.at("type");
+        mp.name = c.identifier(where + "params[].name", p.at("name"));
+        mp.type = c.type(where + "params[" + mp.name + "].type", p.at("type"));
         mp.kind = p.at("kind");
+        if (mp.kind != "array" && mp.kind != "scalar")
+          c.bad(where + "params[" + mp.name + "].kind", mp.kind, "neither 'array' nor 'scalar'");
         mp.role = p.value("role", "");
         mp.isConst = p.value("const", false);
         mp.read = p.value("read", false);
         mp.written = p.value("written", false);
         mp.dims = p.value("dims", std::vector<std::string>{});
-        mp.elements = p.value("elements", "");
+        for (const std::string &d : mp.dims) c.expression(where + "params[" + mp.name + "].dims", d);
+        mp.elements = c.expression(where + "params[" + mp.name + "].elements", p.value("elements", ""));
         mk.params.push_back(mp);
       }
-      for (const json &g : k.at("grid")) mk.gridIterations.push_back(g.at("iterations"));
+      for (const json &g : k.at("grid"))
+        mk.gridIterations.push_back(c.expression(where + "grid[].iterations", g.at("iterations")));
       for (const auto &[name, t] : k.at("tuning").items())
-        mk.tuning.push_back({name, t.at("macro"), t.at("values").get<std::vector<int>>(),
-                             t.at("default")});
+        mk.tuning.push_back({c.identifier(where + "tuning", name),
+                             c.identifier(where + "tuning." + name + ".macro", t.at("macro")),
+                             t.at("values").get<std::vector<int>>(), t.at("default")});
       m.kernels.push_back(mk);
     }
     return m;

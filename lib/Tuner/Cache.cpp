@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 namespace rtcuda::tune {
 
@@ -99,13 +100,23 @@ std::string resourceKey(const std::string &kernelHash, const std::string &arch,
 }
 
 Cache::Cache(std::string path) : path_(std::move(path)) {
+  std::error_code ec;
+  fs::file_status status = fs::status(path_, ec);
+  if (fs::exists(status) && !fs::is_regular_file(status))
+    throw std::runtime_error("cache '" + path_ + "' exists and is not a file (give a file "
+                             "name to --cache)");
   std::ifstream in(path_);
   if (in) data_ = json::parse(in, nullptr, false);
-  // A damaged or foreign file is set aside, not trusted.
+  // A damaged or foreign file is set aside (under a name nothing holds yet), not trusted.
   if (!data_.is_object() || data_.value("format", "") != "rtcuda-tune-cache") {
     if (in) {
-      std::error_code ec;
-      fs::rename(path_, path_ + ".bad", ec);
+      std::string aside = path_ + ".bad";
+      for (int i = 1; fs::exists(fs::symlink_status(aside, ec)); ++i)
+        aside = path_ + ".bad" + std::to_string(i);
+      fs::rename(path_, aside, ec);
+      if (ec)
+        throw std::runtime_error("cache '" + path_ + "' is not an rtcuda-tune cache and cannot "
+                                 "be set aside: " + ec.message());
     }
     data_ = {{"format", "rtcuda-tune-cache"}, {"version", 1},
              {"measurements", json::object()}, {"resources", json::object()}};

@@ -4,6 +4,7 @@
 #include "rtcuda/Support/Files.h"
 
 #include "rtcuda/Tuner/Expr.h"
+#include "rtcuda/Support/Process.h"
 #include "rtcuda/Tuner/Process.h"
 
 #include <nlohmann/json.hpp>
@@ -102,35 +103,47 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   bool changed = writeIfChanged(work / "rtcuda_tune_harness.h", harnessHeaderText);
   changed |= writeIfChanged(work / "rtcuda_verify.h", verifyHeaderText);
   changed |= writeIfChanged(work / "harness.cpp", harnessSource(m));
-  std::string renames;
-  for (const ManifestKernel &k : m.kernels) renames += " -D" + k.name + "=rtcuda_ref_" + k.name;
-  std::string objects, refText;
+  std::vector<std::string> renames;
+  std::string renameText;
+  for (const ManifestKernel &k : m.kernels) {
+    renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
+    renameText += " " + renames.back();
+  }
+  std::vector<std::string> objects;
+  std::string refText;
   for (const std::string &ref : m.referenceSources) refText += readFile((fs::path(m.dir) / ref).string());
-  changed |= writeIfChanged(work / "reference.hash", contentHash(refText + renames + tools.cc));
+  changed |= writeIfChanged(work / "reference.hash", contentHash(refText + renameText + tools.cc));
   *exe = (work / "harness").string();
   if (!changed && fs::exists(*exe)) return true;
   fs::remove(*exe);
-  std::string log = (work / "build.log").string();
-  int status = 0;
   for (size_t i = 0; i < m.referenceSources.size(); ++i) {
     std::string object = (work / ("reference" + std::to_string(i) + ".o")).string();
-    std::string cmd = tools.cc + " -std=gnu11 -O2 -w" + renames + " -c " +
-                      shellQuote(m.dir + "/" + m.referenceSources[i]) + " -o " + shellQuote(object);
-    std::string out = capture(cmd + " 2>&1", &status);
-    if (status != 0) {
+    std::vector<std::string> cmd = splitCommand(tools.cc);
+    cmd.insert(cmd.end(), {"-std=gnu11", "-O2", "-w"});
+    cmd.insert(cmd.end(), renames.begin(), renames.end());
+    cmd.insert(cmd.end(), {"-c", m.dir + "/" + m.referenceSources[i], "-o", object});
+    ProcessOptions run;
+    std::string out;
+    run.output = &out;
+    if (runProcess(cmd, run) != 0) {
       *error = "cannot compile " + m.referenceSources[i] + ":\n" + out;
       return false;
     }
-    objects += " " + shellQuote(object);
+    objects.push_back(object);
   }
-  std::string cmd = tools.cxx + " -std=c++17 -O2 -w -I" + shellQuote(work.string()) + " -I" +
-                    shellQuote(tools.cudaInclude) + " " + shellQuote((work / "harness.cpp").string()) +
-                    objects + " -L" + shellQuote(tools.cudaLib) + " -L" +
-                    shellQuote(tools.cudaLib + "/stubs") + " -Wl,-rpath," + shellQuote(tools.cudaLib) +
-                    " -lnvrtc -lcuda -lm -o " + shellQuote(*exe);
-  std::string out = capture(cmd + " 2>&1", &status);
-  if (status != 0) {
-    *error = "cannot build the measurement harness:\n" + cmd + "\n" + out;
+  std::vector<std::string> cmd = splitCommand(tools.cxx);
+  cmd.insert(cmd.end(), {"-std=c++17", "-O2", "-w", "-I" + work.string(), "-I" + tools.cudaInclude,
+                         (work / "harness.cpp").string()});
+  cmd.insert(cmd.end(), objects.begin(), objects.end());
+  cmd.insert(cmd.end(), {"-L" + tools.cudaLib, "-L" + tools.cudaLib + "/stubs",
+                         "-Wl,-rpath," + tools.cudaLib, "-lnvrtc", "-lcuda", "-lm", "-o", *exe});
+  ProcessOptions run;
+  std::string out;
+  run.output = &out;
+  if (runProcess(cmd, run) != 0) {
+    std::string text;
+    for (const std::string &a : cmd) text += (text.empty() ? "" : " ") + a;
+    *error = "cannot build the measurement harness:\n" + text + "\n" + out;
     return false;
   }
   return true;
@@ -138,8 +151,10 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
 
 bool queryDevice(const std::string &exe, DeviceLimits *device, std::string *toolkit,
                  std::string *error) {
-  int status = 0;
-  std::string out = capture(shellQuote(exe) + " --device-info 2>&1", &status);
+  std::string out;
+  ProcessOptions run;
+  run.output = &out;
+  runProcess({exe, "--device-info"}, run);
   std::istringstream in(out);
   std::string line;
   while (std::getline(in, line)) {

@@ -1,4 +1,4 @@
-// Process helpers (see Process.h). POSIX only, like the rest of the tool chain.
+// The measurement child (see Process.h). POSIX only, like the rest of the tool chain.
 #include "rtcuda/Tuner/Process.h"
 
 #include <algorithm>
@@ -14,27 +14,6 @@
 #include <unistd.h>
 
 namespace rtcuda::tune {
-
-std::string shellQuote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
-std::string capture(const std::string &command, int *status) {
-  std::string out;
-  FILE *p = popen(command.c_str(), "r");
-  if (!p) {
-    if (status) *status = -1;
-    return out;
-  }
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int s = pclose(p);
-  if (status) *status = WIFEXITED(s) ? WEXITSTATUS(s) : 128 + (WIFSIGNALED(s) ? WTERMSIG(s) : 0);
-  return out;
-}
 
 Child::~Child() {
   if (pid_ > 0) kill();

@@ -2,7 +2,7 @@
 #include "rtcuda/Tuner/Resources.h"
 #include "rtcuda/Support/Files.h"
 
-#include "rtcuda/Tuner/Process.h"
+#include "rtcuda/Support/Process.h"
 
 #include <algorithm>
 #include <cctype>
@@ -105,9 +105,7 @@ std::string findNvcc(const std::string &cudaPath) {
   roots.push_back("/usr/local/cuda");
   for (const std::string &r : roots)
     if (fs::exists(fs::path(r) / "bin" / "nvcc")) return (fs::path(r) / "bin" / "nvcc").string();
-  std::string found = capture("command -v nvcc 2>/dev/null");
-  while (!found.empty() && (found.back() == '\n' || found.back() == ' ')) found.pop_back();
-  return found;
+  return findProgram("nvcc");
 }
 
 }  // namespace
@@ -129,7 +127,11 @@ ResourceCompiler::ResourceCompiler(std::string cudaPath) : cudaPath_(std::move(c
 #endif
   nvcc_ = findNvcc(cudaPath_);
   if (nvcc_.empty()) return;
-  std::string version = capture(shellQuote(nvcc_) + " --version 2>/dev/null");
+  std::string version;
+  ProcessOptions run;
+  run.output = &version;
+  run.quietErrors = true;
+  runProcess({nvcc_, "--version"}, run);
   std::smatch m;
   if (std::regex_search(version, m, std::regex(R"(release (\d+\.\d+))")))
     toolkit_ = "nvcc " + m[1].str();
@@ -202,13 +204,14 @@ std::string ResourceCompiler::runNvrtc(const std::string &source, const std::str
 std::string ResourceCompiler::runNvcc(const std::string &dir, const std::string &arch,
                                       const std::map<std::string, long long> &defines,
                                       bool *ok) const {
-  std::string cmd = shellQuote(nvcc_) + " -arch=" + arch + " -cubin --resource-usage -o /dev/null";
-  cmd += " -I" + shellQuote(dir) + " -I" + shellQuote(dir + "/runtime");
-  for (const auto &[macro, value] : defines) cmd += " -D" + macro + "=" + std::to_string(value);
-  cmd += " " + shellQuote(dir + "/kernel.cu") + " 2>&1";
-  int status = 0;
-  std::string log = capture(cmd, &status);
-  *ok = status == 0;
+  std::vector<std::string> cmd{nvcc_, "-arch=" + arch, "-cubin", "--resource-usage", "-o",
+                               "/dev/null", "-I" + dir, "-I" + dir + "/runtime"};
+  for (const auto &[macro, value] : defines) cmd.push_back("-D" + macro + "=" + std::to_string(value));
+  cmd.push_back(dir + "/kernel.cu");
+  std::string log;
+  ProcessOptions run;
+  run.output = &log;
+  *ok = runProcess(cmd, run) == 0;
   return log;
 }
 

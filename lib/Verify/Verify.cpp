@@ -2,6 +2,7 @@
 // (AddressSanitizer + UndefinedBehaviorSanitizer; ThreadSanitizer for the race pass) and run it.
 #include "rtcuda/Verify/Verify.h"
 #include "rtcuda/Support/Files.h"
+#include "rtcuda/Support/Process.h"
 
 #include <chrono>
 #include <cstdio>
@@ -21,18 +22,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string quote(const std::string &s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+using Args = std::vector<std::string>;
+
+// Runs a compiler or a built program (argument vector, no shell); output to `log`.
+int run(const Args &argv, const std::string &log, const Args &env = {}) {
+  ProcessOptions options;
+  options.logPath = log;
+  options.env = env;
+  return runProcess(argv, options);
 }
 
-// Runs a shell command; its output goes to `log` (or through, if empty). Returns the status.
-int shell(const std::string &command, const std::string &log = "") {
-  std::string full = command + (log.empty() ? "" : " > " + quote(log) + " 2>&1");
-  int status = std::system(full.c_str());
-  if (status == -1) return 127;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+Args operator+(Args a, const Args &b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 void writeText(const fs::path &path, const std::string &text) {
@@ -44,14 +46,15 @@ void writeText(const fs::path &path, const std::string &text) {
 bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const fs::path &work,
                        const std::string &sanitize, const std::string &tag,
                        std::vector<std::string> &objects) {
-  std::string renames;
-  for (const ManifestKernel &k : m.kernels) renames += " -D" + k.name + "=rtcuda_ref_" + k.name;
+  Args renames;
+  for (const ManifestKernel &k : m.kernels) renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
   for (const std::string &ref : m.referenceSources) {
     fs::path object = work / (fs::path(ref).stem().string() + "-" + tag + ".o");
     std::string log = (work / "reference.log").string();
-    std::string cmd = tools.cc + " -std=gnu11 -O1 -g -w " + sanitize + renames + " -c " +
-                      quote(m.dir + "/" + ref) + " -o " + quote(object.string());
-    if (shell(cmd, log) != 0) {
+    Args cmd = splitCommand(tools.cc) + Args{"-std=gnu11", "-O1", "-g", "-w"} +
+               splitCommand(sanitize) + renames +
+               Args{"-c", m.dir + "/" + ref, "-o", object.string()};
+    if (run(cmd, log) != 0) {
       std::cerr << readFile(log) << "rtcuda verify: error: cannot compile " << ref << "\n";
       return false;
     }
@@ -60,9 +63,9 @@ bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const
   return true;
 }
 
-std::string includeFlags(const std::string &outDir, const EmulationToolchain &tools) {
-  return " -DRTCUDA_EMULATE -I" + quote(outDir) + " -I" + quote(outDir + "/runtime") + " -I" +
-         quote(tools.emuInclude) + " -I" + quote(tools.verifyInclude);
+Args includeFlags(const std::string &outDir, const EmulationToolchain &tools) {
+  return {"-DRTCUDA_EMULATE", "-I" + outDir, "-I" + outDir + "/runtime", "-I" + tools.emuInclude,
+          "-I" + tools.verifyInclude};
 }
 
 // Builds and runs the harness under one sanitizer. Returns mismatches (or -1 on a crash).
@@ -70,34 +73,34 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
                      const EmulationToolchain &tools, const fs::path &work, bool threads) {
   std::string sanitize = threads ? "-fsanitize=thread"
                                  : "-fsanitize=address,undefined -fno-sanitize-recover=all";
-  std::vector<std::string> objects;
+  Args objects;
   if (!compileReferences(m, tools, work, sanitize, threads ? "tsan" : "asan", objects)) return -1;
   fs::path exe = work / (threads ? "harness-tsan" : "harness-asan");
   std::string log = (work / "harness-build.log").string();
-  std::string cmd = tools.cxx + " -std=c++17 -O1 -g -w " + sanitize + includeFlags(m.dir, tools) +
-                    " " + quote((work / "harness.cpp").string());
-  for (const std::string &o : objects) cmd += " " + quote(o);
-  cmd += " " + quote(threads ? tools.emuTsanLib : tools.emuAsanLib) + " -lpthread -lm -o " +
-         quote(exe.string());
-  if (shell(cmd, log) != 0) {
+  Args cmd = splitCommand(tools.cxx) + Args{"-std=c++17", "-O1", "-g", "-w"} +
+             splitCommand(sanitize) + includeFlags(m.dir, tools) +
+             Args{(work / "harness.cpp").string()} + objects +
+             Args{threads ? tools.emuTsanLib : tools.emuAsanLib, "-lpthread", "-lm", "-o",
+                  exe.string()};
+  if (run(cmd, log) != 0) {
     std::cerr << readFile(log) << "rtcuda verify: error: cannot build the harness\n";
     return -1;
   }
-  std::string args = " --seed " + std::to_string(options.seed);
+  Args args{exe.string(), "--seed", std::to_string(options.seed)};
   for (const auto &[name, value] : options.sizes)
-    args += " --size " + quote(name + "=" + std::to_string(value));
+    args = args + Args{"--size", name + "=" + std::to_string(value)};
   for (const auto &[name, value] : options.point)
-    args += " --point " + quote(name + "=" + std::to_string(value));
-  std::string env = "ASAN_OPTIONS=detect_leaks=0 RTCUDA_EMU_SEED=" + std::to_string(options.seed);
+    args = args + Args{"--point", name + "=" + std::to_string(value)};
+  Args env{"ASAN_OPTIONS=detect_leaks=0", "RTCUDA_EMU_SEED=" + std::to_string(options.seed)};
   if (threads) {
     // Race pass: real threads per block, one small size, the default point.
-    env += " RTCUDA_EMU_THREADS=1 TSAN_OPTIONS='exitcode=66 halt_on_error=1'";
-    args += " --base 31";
+    env = env + Args{"RTCUDA_EMU_THREADS=1", "TSAN_OPTIONS=exitcode=66 halt_on_error=1"};
+    args = args + Args{"--base", "31"};
   } else {
-    for (long long b : options.sizeBases) args += " --base " + std::to_string(b);
+    for (long long b : options.sizeBases) args = args + Args{"--base", std::to_string(b)};
   }
   fs::path out = work / (threads ? "race.log" : "run.log");
-  int status = shell(env + " " + quote(exe.string()) + args, out.string());
+  int status = run(args, out.string(), env);
   std::string text = readFile(out.string());
   std::smatch match;
   static const std::regex summary(R"(harness: \d+ kernel\(s\) \d+ point\(s\) \d+ size\(s\) (\d+) mismatch)");
@@ -139,9 +142,13 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
             << options.seed << "), sizes";
   for (long long b : options.sizeBases) std::cout << " " << b;
   std::cout << "\n";
-  fs::path work = fs::temp_directory_path() /
-                  ("rtcuda-verify-" + std::to_string(getpid()) + "-" + std::to_string(options.seed));
-  fs::create_directories(work);
+  // A fresh folder of our own (mkdtemp): removing it at the end removes nothing of anyone else.
+  std::string pattern = (fs::temp_directory_path() / "rtcuda-verify-XXXXXX").string();
+  if (!mkdtemp(pattern.data())) {
+    std::cerr << "rtcuda verify: error: cannot create a temporary folder (" << pattern << ")\n";
+    return 1;
+  }
+  fs::path work = pattern;
   writeText(work / "harness.cpp", verifyHarness(m, options));
 
   long long mismatches = runHarness(m, options, tools, work, false);
@@ -163,7 +170,10 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
     points += n;
   }
   if (options.keep) std::cout << "rtcuda verify: build folder kept: " << work.string() << "\n";
-  else fs::remove_all(work);
+  else {
+    std::error_code ec;
+    fs::remove_all(work, ec);
+  }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "rtcuda verify: " << seconds << " s\n";
   long long shown = mismatches < 0 ? 1 : mismatches;
@@ -182,19 +192,32 @@ int runOutput(const std::string &outDir, const std::vector<std::string> &args,
                            "main file)\n";
     return 1;
   }
+  // .emu is rtcuda's own build folder inside the output; anything else there is not touched.
   fs::path build = fs::path(outDir) / ".emu";
-  fs::create_directories(build);
+  std::error_code ec;
+  fs::file_status status = fs::symlink_status(build, ec);
+  if (fs::exists(status) && !fs::is_directory(status)) {
+    std::cerr << build.string() << ": error: exists and is not a folder; rtcuda run builds the "
+                 "program there (remove or rename it)\n";
+    return 1;
+  }
+  fs::create_directories(build, ec);
+  if (ec) {
+    std::cerr << build.string() << ": error: cannot create folder: " << ec.message() << "\n";
+    return 1;
+  }
   fs::path exe = build / "program";
   bool rtapi = fs::exists(fs::path(outDir) / "runtime" / "rtapi");
-  std::string cmd = tools.cxx + " -std=c++17 -O1 -g -w -fsanitize=address,undefined "
-                    "-fno-sanitize-recover=all" + includeFlags(outDir, tools);
-  if (rtapi) cmd += " -I" + quote(outDir + "/runtime/rtapi/include");
-  cmd += " -x c++ " + quote(outDir + "/" + m.main) + " -x none " + quote(tools.emuAsanLib);
-  if (rtapi)
-    for (const std::string &lib : tools.rtapiCpuLibs) cmd += " " + quote(lib);
-  cmd += " -lpthread -lm -o " + quote(exe.string());
+  Args cmd = splitCommand(tools.cxx) +
+             Args{"-std=c++17", "-O1", "-g", "-w", "-fsanitize=address,undefined",
+                  "-fno-sanitize-recover=all"} +
+             includeFlags(outDir, tools);
+  if (rtapi) cmd.push_back("-I" + outDir + "/runtime/rtapi/include");
+  cmd = cmd + Args{"-x", "c++", outDir + "/" + m.main, "-x", "none", tools.emuAsanLib};
+  if (rtapi) cmd = cmd + tools.rtapiCpuLibs;
+  cmd = cmd + Args{"-lpthread", "-lm", "-o", exe.string()};
   std::string log = (build / "build.log").string();
-  if (shell(cmd, log) != 0) {
+  if (run(cmd, log) != 0) {
     std::cerr << readFile(log) << "rtcuda run: error: cannot build " << outDir << "/" << m.main
               << " for the emulator\n";
     return 1;

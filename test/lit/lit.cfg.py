@@ -9,6 +9,8 @@ config.excludes = ["Inputs", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rtcuda_build_dir, "test", "lit")
 
+# %rtcuda-tune before %rtcuda, which is its prefix.
+config.substitutions.append(("%rtcuda-tune", os.path.join(config.rtcuda_build_dir, "bin", "rtcuda-tune")))
 config.substitutions.append(("%rtcuda", os.path.join(config.rtcuda_build_dir, "bin", "rtcuda")))
 config.substitutions.append(("%examples", os.path.join(config.rtcuda_source_dir, "examples")))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])

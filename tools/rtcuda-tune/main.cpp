@@ -50,9 +50,25 @@ bool number(const std::string &text, double *out) {
   return !text.empty() && end && *end == '\0';
 }
 
+int tuneMain(int argc, char **argv);
+
 }  // namespace
 
+// Every failure reaches the user as a message and status 1, never as an abort.
 int main(int argc, char **argv) {
+  try {
+    return tuneMain(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "rtcuda-tune: error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "rtcuda-tune: error: unexpected failure\n";
+  }
+  return 1;
+}
+
+namespace {
+
+int tuneMain(int argc, char **argv) {
   using namespace rtcuda::tune;
   TuneOptions base;
   std::vector<std::string> outDirs;
@@ -169,3 +185,5 @@ int main(int argc, char **argv) {
   }
   return status;
 }
+
+}  // namespace

@@ -166,7 +166,9 @@ int translateCommand(const std::vector<std::string> &args) {
   for (const ReferenceSource &r : program.references) files["reference/" + r.fileName] = r.text;
 
   std::string error;
-  if (!writeOutputFolder(outDir, files, error)) {
+  std::vector<std::string> inputs = options.kernelFiles;
+  inputs.insert(inputs.end(), {options.configPath, options.mainFile});
+  if (!writeOutputFolder(outDir, files, inputs, error)) {
     diags.error(outDir, error);
     return 1;
   }

@@ -19,9 +19,25 @@ void usage() {
                "Run 'rtcuda <command> --help' for a command's options.\n";
 }
 
+int dispatch(int argc, char **argv);
+
 }  // namespace
 
+// Every failure reaches the user as a message and status 1, never as an abort.
 int main(int argc, char **argv) {
+  try {
+    return dispatch(argc, argv);
+  } catch (const std::exception &e) {
+    std::cerr << "rtcuda: error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "rtcuda: error: unexpected failure\n";
+  }
+  return 1;
+}
+
+namespace {
+
+int dispatch(int argc, char **argv) {
   rtcuda::setClangResourceDir(RTCUDA_CLANG_RESOURCE_DIR);
   rtcuda::setRuntimeDirs(RTCUDA_RUNTIME_INCLUDE_DIR, RTCUDA_RTAPI_INCLUDE_DIR);
   if (argc < 2) {
@@ -41,3 +57,5 @@ int main(int argc, char **argv) {
   usage();
   return 1;
 }
+
+}  // namespace

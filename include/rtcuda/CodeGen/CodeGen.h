@@ -48,9 +48,16 @@ std::string manifest(const Options &options, const ParsedProgram &program,
 std::string projectCMake(const std::string &program, const Options &options, bool hasMain,
                          bool usesRtapi);
 
-// Writes `files` into `outDir` through a temporary folder that is renamed at the end, so a
-// failed translation leaves no partial output. Returns false with a message on failure.
-bool writeOutputFolder(const std::string &outDir, const FileSet &files, std::string &error);
+// Writes `files` (and the marker file .rtcuda-output) into `outDir` through a fresh temporary
+// folder that is renamed at the end, so a failed translation leaves no partial output. An
+// existing `outDir` is replaced only if it holds rtcuda's marker, is not (and does not hold)
+// the current folder and holds none of `inputs`; otherwise nothing is touched. Returns false
+// with a message on failure or refusal.
+bool writeOutputFolder(const std::string &outDir, const FileSet &files,
+                       const std::vector<std::string> &inputs, std::string &error);
+// The name of the marker file and its first line.
+extern const char *const kOutputMarkerFile;
+extern const char *const kOutputMarkerText;
 
 // Where the runtime headers live (rtcuda_runtime.h, rtapi.h); set by the driver.
 void setRuntimeDirs(const std::string &runtimeInclude, const std::string &rtapiInclude);

@@ -43,7 +43,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-// Reads <outDir>/manifest.json; throws ManifestError naming the file and the problem.
+// [A-Za-z_][A-Za-z0-9_]*: what may name a kernel, parameter, function or macro.
+bool isCIdentifier(const std::string &s);
+
+// Reads <outDir>/manifest.json (every value that reaches generated code or a command line
+// checked: identifiers, types, relative paths, call-free expressions); throws ManifestError naming the file and the problem.
 Manifest readManifest(const std::string &outDir);
 
 }  // namespace rtcuda

@@ -1,15 +1,11 @@
-// Running other programs: shell commands whose output is captured, and the measurement child,
-// whose output is read line by line with a deadline so that a hung kernel can be killed.
+// The measurement child, whose output is read line by line with a deadline so that a hung
+// kernel can be killed (compilers run through rtcuda/Support/Process.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
 namespace rtcuda::tune {
-
-std::string shellQuote(const std::string &s);
-// Runs `command` through /bin/sh; returns its standard output (add 2>&1 for errors too).
-std::string capture(const std::string &command, int *status = nullptr);
 
 class Child {
 public:
