@@ -127,6 +127,7 @@ int translateCommand(const std::vector<std::string> &args) {
       diags.error(e.loc, e.what());
     }
   }
+  checkReservedNames(kernels, diags);
   if (diags.errors()) return 1;
   // Two kernels must not share a macro.
   for (size_t i = 0; i < kernels.size(); ++i)

@@ -55,6 +55,10 @@ std::string projectCMake(const std::string &program, const Options &options, boo
 // with a message on failure or refusal.
 bool writeOutputFolder(const std::string &outDir, const FileSet &files,
                        const std::vector<std::string> &inputs, std::string &error);
+// Refuses (located errors) kernels, parameters and locals named like something the generated
+// code defines or uses itself: C++ keywords, CUDA built-ins, launch-code locals, rtcuda_ and
+// tuning-macro prefixes (ReservedNames.cpp).
+void checkReservedNames(const std::vector<LoweredKernel> &kernels, Diagnostics &diags);
 // The name of the marker file and its first line.
 extern const char *const kOutputMarkerFile;
 extern const char *const kOutputMarkerText;
