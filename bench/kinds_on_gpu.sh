@@ -7,7 +7,7 @@
 # It measures; it is not a test with time limits.
 set -u
 cd "$(dirname "$0")/.."
-src=out-kinds/k
+src=out-kinds/k   # the default config; kernel@NAME lines are in out-kinds/NAME
 top=${OUT:-/tmp/rtcuda-kinds}
 logs=$top/logs
 mkdir -p "$logs"
@@ -16,16 +16,16 @@ export PATH=/usr/local/cuda/bin:$PATH
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader; nvcc --version | tail -1; } | tee "$logs/device.txt"
 
 echo "== build"
-nvcc -O3 -arch=sm_$arch -Ibench bench/kinds_baselines.cu -lcublas -o "$logs/kinds_baselines" > "$logs/build_baselines.log" 2>&1 \
+nvcc -O3 -arch=sm_$arch -Ibench bench/kinds_baselines.cu -lcublas -o "$src/kinds_baselines" > "$logs/build_baselines.log" 2>&1 \
   || { cat "$logs/build_baselines.log"; exit 1; }
 build() {  # the point's -D flags from bench_NN_kernel.flags (none: the default point)
-  local flags=""; [ -f "${1%.cu}.flags" ] && flags=$(cat "${1%.cu}.flags")
+  local flags="" dir; dir=$(dirname "$1"); [ -f "${1%.cu}.flags" ] && flags=$(cat "${1%.cu}.flags")
   # shellcheck disable=SC2086
-  nvcc -O3 -arch=sm_$arch -I"$src" -I"$src/runtime" -DRTCUDA_BENCH_POINT="\"${flags:-default}\"" $flags \
+  nvcc -O3 -arch=sm_$arch -I"$dir" -I"$dir/runtime" -DRTCUDA_BENCH_POINT="\"${flags:-default}\"" $flags \
     -o "${1%.cu}" "$1" > "${1%.cu}.log" 2>&1 || echo "BUILD FAILED $1"
 }
 export -f build; export src arch
-ls "$src"/bench_*.cu "$src"/small_*.cu | xargs -P "$(nproc)" -I{} bash -c 'build {}'
+ls out-kinds/*/bench_*.cu "$src"/small_*.cu | xargs -P "$(nproc)" -I{} bash -c 'build {}'
 nvcc -O3 -arch=sm_$arch -Xptxas -v -I"$src" -I"$src/runtime" -DRTCUDA_BENCH_POINT="\"default\"" -c "$src/bench_00_rowsum.cu" -o /dev/null > "$logs/resource_usage.txt" 2>&1
 
 echo "== time: kernel then baseline, one line of kinds.txt after another"
@@ -35,20 +35,20 @@ copy_done=""
 while IFS='|' read -r kernel sizes base _; do
   [[ -z "$kernel" || "$kernel" == \#* ]] && continue
   kernel=$(echo $kernel); sizes=$(echo $sizes); base=$(echo $base)
-  bin="$src/bench_$(printf %02d $i)_$kernel"
-  if [ -x "$bin" ]; then
+  bin=$(ls out-kinds/*/bench_$(printf %02d $i)_${kernel%@*}.cu 2>/dev/null | head -1); bin=${bin%.cu}
+  if [ -n "$bin" ] && [ -x "$bin" ]; then
     "$bin" | sed "s|^RESULT |RESULT line=$i sizes=$sizes |" | tee -a "$logs/bench.txt"
   else echo "RESULT line=$i kernel=$kernel BUILD_FAILED" | tee -a "$logs/bench.txt"; fi
   if [ "$base" = copy ]; then
-    [ -z "$copy_done" ] && { "$logs/kinds_baselines" copy 536870912 | sed "s|^BASELINE |BASELINE line=copy |" | tee -a "$logs/bench.txt"; copy_done=1; }
+    [ -z "$copy_done" ] && { "$src/kinds_baselines" copy 536870912 | sed "s|^BASELINE |BASELINE line=copy |" | tee -a "$logs/bench.txt"; copy_done=1; }
   else
     # shellcheck disable=SC2086
-    "$logs/kinds_baselines" $base | sed "s|^BASELINE |BASELINE line=$i |" | tee -a "$logs/bench.txt"
+    "$src/kinds_baselines" $base | sed "s|^BASELINE |BASELINE line=$i |" | tee -a "$logs/bench.txt"
   fi
   i=$((i + 1))
 done < out-kinds/kinds.txt
 # The copy once more at the end: the bandwidth the memory-bound kinds are compared with.
-"$logs/kinds_baselines" copy 536870912 | sed "s|^BASELINE |BASELINE line=copy2 |" | tee -a "$logs/bench.txt"
+"$src/kinds_baselines" copy 536870912 | sed "s|^BASELINE |BASELINE line=copy2 |" | tee -a "$logs/bench.txt"
 
 echo "== compute-sanitizer at sizes 37, 41, 43 (default points)"
 for b in "$src"/small_*.cu; do

@@ -13,9 +13,10 @@
 //                                                    if (x < X && y < Y) tile[r * 33 + threadIdx.x % 32] = f(A[x][y]);
 //                                                  }
 //                                                  __syncthreads();
-//                                                  for (r = threadIdx.x / 32; r < 32; r += BLOCKSIZE / 32) {
+//                                                  for (r0 = 0; r0 < 32; r0 += BLOCKSIZE / 32) {
+//                                                    r = r0 + threadIdx.x / 32;
 //                                                    y = ty * 32 + r; x = blockIdx.x * 32 + threadIdx.x % 32;
-//                                                    if (x < X && y < Y) B[y][x] = tile[(threadIdx.x % 32) * 33 + r];
+//                                                    if (r < 32 && x < X && y < Y) B[y][x] = tile[(threadIdx.x % 32) * 33 + r];
 //                                                  }
 //                                                  __syncthreads();
 //                                                }
@@ -97,16 +98,21 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   Expr blockSize = var(k.macro("BLOCKSIZE")), tile = intImm(kTile), pitch = intImm(kPitch);
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   Expr col = binary("%", tid, tile), row0 = binary("/", tid, tile);
-  std::string tileName = freshName(k, "tile"), r = freshName(k, "r"), ty = freshName(k, y + "_tile");
+  std::string tileName = freshName(k, "tile"), r = freshName(k, "r"), r0 = freshName(k, "r0");
+  std::string ty = freshName(k, y + "_tile");
   Expr xBase = simplify(add(xLoop->min, mul(cast(kInt, gpuBuiltin("blockIdx.x")), tile)));
   Expr yBase = simplify(add(yLoop->min, mul(var(ty), tile)));
   Expr inRange = land(lt(var(x, xLoop->type), xLoop->end), lt(var(y, yLoop->type), yLoop->end));
   Type elem = st->value->type;
   if (const Param *out = k.findParam(st->name)) elem = out->type;
 
+  // A loop with constant bounds (r0 = 0, 8, 16, 24 for 256 threads), which nvcc unrolls: each
+  // thread's loads are all in flight before the barrier. r < 32 is false only for block sizes
+  // that are not a power of two (96 threads: 3 rows per step).
   auto pass = [&](Stmt xDecl, Stmt yDecl, Stmt body) {
-    return forLoop(r, kInt, row0, tile, div(blockSize, tile),
-                   block({xDecl, yDecl, ifThen(inRange, body)}));
+    return forLoop(r0, kInt, intImm(0), tile, div(blockSize, tile),
+                   block({decl(r, kInt, add(var(r0), row0)), xDecl, yDecl,
+                          ifThen(land(lt(var(r), tile), inRange), body)}));
   };
   // Read: rows of the tile along x, threads along y (A[x][y] coalesced).
   Stmt read = pass(withLoc(decl(x, xLoop->type, add(xBase, var(r))), xLoop->loc),

@@ -36,7 +36,7 @@
 // CHECK-NOT:  _block
 //
 // PARAMS: // ITEMS: search space 1, 4, 16, 64
-// PARAMS: #define HIST64_ITEMS 16
+// PARAMS: #define HIST64_ITEMS 64
 // LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, HIST64_BLOCKSIZE * HIST64_ITEMS));
 //
 // VERIFY: verified 5 kernel(s) at {{[0-9]+}} parameter point(s) and 3 size(s): 0 mismatch(es)

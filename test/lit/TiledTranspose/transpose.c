@@ -13,16 +13,18 @@
 // CHECK:      // a 32 x 33 tile: read along 'j', written along 'i'
 // CHECK-NEXT: __shared__ float tile[1056];
 // CHECK-NEXT: for (int j_tile = (int)blockIdx.y; j_tile < (cols + 31) / 32; j_tile += (int)gridDim.y) {  // block
-// CHECK-NEXT:   for (int r = (int)threadIdx.x / 32; r < 32; r += TRANSPOSE_BLOCKSIZE / 32) {
+// CHECK-NEXT:   for (int r0 = 0; r0 < 32; r0 += TRANSPOSE_BLOCKSIZE / 32) {
+// CHECK-NEXT:     int r = r0 + (int)threadIdx.x / 32;
 // CHECK-NEXT:     int i = 32 * (int)blockIdx.x + r;
 // CHECK-NEXT:     int j = 32 * j_tile + (int)threadIdx.x % 32;
-// CHECK-NEXT:     if (i < rows && j < cols) {
+// CHECK-NEXT:     if (r < 32 && (i < rows && j < cols)) {
 // CHECK-NEXT:       tile[r * 33 + (int)threadIdx.x % 32] = A[i][j];
 // CHECK:        __syncthreads();
-// CHECK-NEXT:   for (int r = (int)threadIdx.x / 32; r < 32; r += TRANSPOSE_BLOCKSIZE / 32) {
+// CHECK-NEXT:   for (int r0 = 0; r0 < 32; r0 += TRANSPOSE_BLOCKSIZE / 32) {
+// CHECK-NEXT:     int r = r0 + (int)threadIdx.x / 32;
 // CHECK-NEXT:     int j = 32 * j_tile + r;
 // CHECK-NEXT:     int i = 32 * (int)blockIdx.x + (int)threadIdx.x % 32;
-// CHECK-NEXT:     if (i < rows && j < cols) {
+// CHECK-NEXT:     if (r < 32 && (i < rows && j < cols)) {
 // CHECK-NEXT:       B[j][i] = tile[(int)threadIdx.x % 32 * 33 + r];
 // CHECK:        __syncthreads();
 // CHECK-LABEL: IR after TiledTranspose (kernel transpose_out)
