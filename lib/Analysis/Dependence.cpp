@@ -616,6 +616,7 @@ std::optional<Dependence> Analyzer::test(isl::ctx ctx, const Access &a, const Ac
     dep.commutative = a.update && b.update && *a.update == *b.update;
     dep.exact = !unknownArrays.count(a.array);
     dep.loc = (!first.write ? first : second).stmt->loc;
+    dep.otherLoc = (!first.write ? second : first).stmt->loc;
     dep.message = describe(first, second, level, adjacent);
     return dep;
   }
@@ -644,7 +645,7 @@ std::vector<Dependence> Analyzer::run() {
           } catch (const isl::exception &) {
             // isl could not take the relation: assume the worst.
             dep = Dependence{int(level), a.array, false, false, b.stmt->loc,
-                             describe(a, b, level, false)};
+                             describe(a, b, level, false), a.stmt->loc};
           }
           if (dep) out.push_back(*dep);
         }

@@ -15,6 +15,7 @@
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/CodeGen/CodeGen.h"
 
+#include "HostParse.h"
 #include "ResidentLoops.h"
 
 #include <clang/AST/ASTContext.h>
@@ -217,6 +218,9 @@ private:
   std::map<std::string, CallSites> &sites;
 };
 
+}  // namespace
+
+// Declared in HostParse.h: the host summary of rtcuda explain parses main.c the same way.
 std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &program,
                                    Diagnostics &diags, std::string &text, bool quiet) {
   std::string shown = displayPath(options.mainFile);
@@ -237,6 +241,8 @@ std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &
   }
   return ast;
 }
+
+namespace {
 
 // The end of a loop statement: after its closing brace, or after the semicolon that ends a
 // body without braces (and a do-while).

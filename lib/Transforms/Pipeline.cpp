@@ -33,7 +33,9 @@ const std::vector<Pass> &kernelPasses() {
   return passes;
 }
 
-void dumpIf(const DumpOptions &dump, const std::string &step, const ir::Kernel &k) {
+void dumpIf(const DumpOptions &dump, const std::string &step, const ir::Kernel &k,
+            const std::string &summary) {
+  if (dump.observe) dump.observe(step, summary, k);
   if (!dump.out || (!dump.all && !dump.after.count(step))) return;
   *dump.out << "// ----- IR after " << step << " (kernel " << k.name << ") -----\n"
             << ir::printKernel(k, ir::PrintMode::Dump) << "\n";
@@ -83,10 +85,10 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   out.options = source.options;
   ir::Kernel k = source.kernel;
   k.macroPrefix = macroPrefix(k.name);
-  dumpIf(dump, "Frontend", k);
+  dumpIf(dump, "Frontend", k, "the kernel as the frontend read it, loops serial");
 
   k = markParallelLoops(k, source.options, diags);
-  dumpIf(dump, "ParallelLoops", k);
+  dumpIf(dump, "ParallelLoops", k, "mark the loops that may run in parallel (dependence analysis)");
   out.source = k;
   out.footprints = computeFootprints(k);
   for (const ir::Stmt &l : parallelLoops(k))
@@ -95,7 +97,7 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   PassContext ctx{source.options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {
     k = pass.run(k, ctx);
-    dumpIf(dump, pass.name, k);
+    dumpIf(dump, pass.name, k, pass.summary);
   }
   k.tuning = tuningSpace(k, source.options);
   out.kernel = k;

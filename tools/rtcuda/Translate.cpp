@@ -49,15 +49,92 @@ void checkDataType(const LoweredKernel &k, const Options &options) {
 
 void usage() {
   std::cerr << "usage: rtcuda translate <config> -o <outdir> [--print-after=<step>]... "
-               "[--print-after-all] [--remarks]\n       steps:";
+               "[--print-after-all] [--remarks] [--explain[=<report.html>]]\n       steps:";
   for (const std::string &s : pipelineStepNames()) std::cerr << " " << s;
   std::cerr << "\n";
 }
 
 }  // namespace
 
+bool translateConfig(const std::string &config, const std::string &outDir, const DumpOptions &dump,
+                     Diagnostics &diags, Translation &t) {
+  // 1. Config.
+  Options &options = t.options;
+  try {
+    options = loadConfig(config);
+  } catch (const ConfigError &e) {
+    std::cerr << e.what() << "\n";
+    return false;
+  }
+  // 2. Frontend: C → kernel IR.
+  ParsedProgram &program = t.program;
+  if (!parseKernels(options, diags, program)) return false;
+  // 3. Passes, kernel by kernel (the host program's calls tell which arrays may alias).
+  std::map<std::string, CallSites> callSites = analyzeCallSites(options, program, diags);
+  std::vector<LoweredKernel> &kernels = t.kernels;
+  for (const KernelSource &source : program.kernels) {
+    try {
+      auto sites = callSites.find(source.kernel.name);
+      LoweredKernel k = lowerKernel(source, diags, dump,
+                                    sites == callSites.end() ? nullptr : &sites->second);
+      for (const auto &[array, f] : k.footprints)
+        if ((f.read || f.written) && !f.elements)
+          throw CompileError(k.kernel.findParam(array)->loc,
+                             "cannot tell how many elements of '" + array + "' kernel '" +
+                                 k.kernel.name + "' accesses; declare the parameter with its "
+                                 "size, e.g. '" + k.kernel.findParam(array)->type.cName() + " " +
+                                 array + "[restrict 256]'");
+      checkDataType(k, options);
+      for (const std::string &r : k.kernel.remarks) diags.remark(k.kernel.loc, r);
+      kernels.push_back(std::move(k));
+    } catch (const CompileError &e) {
+      diags.error(e.loc, e.what());
+    }
+  }
+  checkReservedNames(kernels, diags);
+  if (diags.errors()) return false;
+  // Two kernels must not share a macro.
+  for (size_t i = 0; i < kernels.size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if (kernels[i].kernel.macroPrefix == kernels[j].kernel.macroPrefix) {
+        diags.error(kernels[i].kernel.loc, "kernels '" + kernels[i].kernel.name + "' and '" +
+                                               kernels[j].kernel.name +
+                                               "' would share the macro prefix " +
+                                               kernels[i].kernel.macroPrefix + "; rename one");
+        return false;
+      }
+  // 4. Code: kernel.cu, parameter headers, main.cu, project files.
+  FileSet &files = t.files;
+  files["kernel.cu"] = kernelFile(kernels);
+  files["launch.cuh"] = launchHeader(kernels);
+  for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
+  bool hasMain = !options.mainFile.empty();
+  if (hasMain && !rewriteHost(options, program, kernels, diags, files["main.cu"])) return false;
+  bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
+  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
+  files["manifest.json"] = manifest(options, program, kernels, hasMain);
+  files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
+  if (usesRtapi)
+    files["runtime/rtcuda_rtapi.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_rtapi.h");
+  // The RT-API sources travel with the program so that its CMakeLists.txt builds them.
+  if (usesRtapi)
+    for (const char *part : {"include", "common", "cuda"})
+      for (const auto &entry : fs::directory_iterator(fs::path(rtapiIncludeDir()).parent_path() / part))
+        files[std::string("runtime/rtapi/") + part + "/" + entry.path().filename().string()] =
+            readFile(entry.path());
+  // Copies of the inputs: verification and tuning read only the output folder.
+  files["src/" + fs::path(options.configPath).filename().string()] = readFile(options.configPath);
+  for (const std::string &f : options.kernelFiles)
+    files["src/" + fs::path(f).filename().string()] = readFile(f);
+  if (hasMain) files["src/" + fs::path(options.mainFile).filename().string()] =
+      readFile(options.mainFile);
+  for (const ReferenceSource &r : program.references) files["reference/" + r.fileName] = r.text;
+  return true;
+}
+
 int translateCommand(const std::vector<std::string> &args) {
-  std::string config, outDir;
+  std::string config, outDir, explainFile;
+  bool explain = false;
   DumpOptions dump;
   dump.out = &std::cout;
   Diagnostics diags;
@@ -81,6 +158,9 @@ int translateCommand(const std::vector<std::string> &args) {
       dump.all = true;
     } else if (a == "--remarks") {
       diags.showRemarks = true;
+    } else if (a == "--explain" || a.rfind("--explain=", 0) == 0) {
+      explain = true;
+      explainFile = a.size() > 10 ? a.substr(10) : "";
     } else if (!a.empty() && a[0] != '-' && config.empty()) {
       config = a;
     } else {
@@ -93,86 +173,32 @@ int translateCommand(const std::vector<std::string> &args) {
     usage();
     return 1;
   }
-
-  // 1. Config.
-  Options options;
-  try {
-    options = loadConfig(config);
-  } catch (const ConfigError &e) {
-    std::cerr << e.what() << "\n";
-    return 1;
-  }
-  // 2. Frontend: C → kernel IR.
-  ParsedProgram program;
-  if (!parseKernels(options, diags, program)) return 1;
-  // 3. Passes, kernel by kernel (the host program's calls tell which arrays may alias).
-  std::map<std::string, CallSites> callSites = analyzeCallSites(options, program, diags);
-  std::vector<LoweredKernel> kernels;
-  for (const KernelSource &source : program.kernels) {
-    try {
-      auto sites = callSites.find(source.kernel.name);
-      LoweredKernel k = lowerKernel(source, diags, dump,
-                                    sites == callSites.end() ? nullptr : &sites->second);
-      for (const auto &[array, f] : k.footprints)
-        if ((f.read || f.written) && !f.elements)
-          throw CompileError(k.kernel.findParam(array)->loc,
-                             "cannot tell how many elements of '" + array + "' kernel '" +
-                                 k.kernel.name + "' accesses; declare the parameter with its "
-                                 "size, e.g. '" + k.kernel.findParam(array)->type.cName() + " " +
-                                 array + "[restrict 256]'");
-      checkDataType(k, options);
-      for (const std::string &r : k.kernel.remarks) diags.remark(k.kernel.loc, r);
-      kernels.push_back(std::move(k));
-    } catch (const CompileError &e) {
-      diags.error(e.loc, e.what());
+  ExplainRecorder recorder;
+  if (explain) recorder.attach(dump);
+  Translation t;
+  if (!translateConfig(config, outDir, dump, diags, t)) return 1;
+  // The report goes into the output folder (explain.html) unless a file is named.
+  if (explain && explainFile.empty()) {
+    std::string error;
+    if (!recorder.render(config, t, fs::path(outDir) / "explain.html",
+                         fs::path(outDir) / "tuning" / "report.json", t.files["explain.html"], error)) {
+      diags.error(outDir, error);
+      return 1;
     }
   }
-  checkReservedNames(kernels, diags);
-  if (diags.errors()) return 1;
-  // Two kernels must not share a macro.
-  for (size_t i = 0; i < kernels.size(); ++i)
-    for (size_t j = 0; j < i; ++j)
-      if (kernels[i].kernel.macroPrefix == kernels[j].kernel.macroPrefix) {
-        diags.error(kernels[i].kernel.loc, "kernels '" + kernels[i].kernel.name + "' and '" +
-                                               kernels[j].kernel.name +
-                                               "' would share the macro prefix " +
-                                               kernels[i].kernel.macroPrefix + "; rename one");
-        return 1;
-      }
-  // 4. Code: kernel.cu, parameter headers, main.cu, project files.
-  FileSet files;
-  files["kernel.cu"] = kernelFile(kernels);
-  files["launch.cuh"] = launchHeader(kernels);
-  for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
-  bool hasMain = !options.mainFile.empty();
-  if (hasMain && !rewriteHost(options, program, kernels, diags, files["main.cu"])) return 1;
-  bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
-  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
-  files["manifest.json"] = manifest(options, program, kernels, hasMain);
-  files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
-  if (usesRtapi)
-    files["runtime/rtcuda_rtapi.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_rtapi.h");
-  // The RT-API sources travel with the program so that its CMakeLists.txt builds them.
-  if (usesRtapi)
-    for (const char *part : {"include", "common", "cuda"})
-      for (const auto &entry : fs::directory_iterator(fs::path(rtapiIncludeDir()).parent_path() / part))
-        files[std::string("runtime/rtapi/") + part + "/" + entry.path().filename().string()] =
-            readFile(entry.path());
-  // Copies of the inputs: verification and tuning read only the output folder.
-  files["src/" + fs::path(options.configPath).filename().string()] = readFile(options.configPath);
-  for (const std::string &f : options.kernelFiles)
-    files["src/" + fs::path(f).filename().string()] = readFile(f);
-  if (hasMain) files["src/" + fs::path(options.mainFile).filename().string()] =
-      readFile(options.mainFile);
-  for (const ReferenceSource &r : program.references) files["reference/" + r.fileName] = r.text;
-
   std::string error;
-  std::vector<std::string> inputs = options.kernelFiles;
-  inputs.insert(inputs.end(), {options.configPath, options.mainFile});
-  if (!writeOutputFolder(outDir, files, inputs, error)) {
+  std::vector<std::string> inputs = t.options.kernelFiles;
+  inputs.insert(inputs.end(), {t.options.configPath, t.options.mainFile});
+  if (!writeOutputFolder(outDir, t.files, inputs, error)) {
     diags.error(outDir, error);
     return 1;
   }
+  if (explain && !explainFile.empty() &&
+      !recorder.write(config, t, explainFile, fs::path(outDir) / "tuning" / "report.json", error)) {
+    diags.error(explainFile, error);
+    return 1;
+  }
+  const std::vector<LoweredKernel> &kernels = t.kernels;
   std::cout << "rtcuda: translated " << kernels.size() << " kernel(s) from "
             << displayPath(config) << " into " << outDir << "/\n";
   for (const LoweredKernel &k : kernels) {
@@ -180,13 +206,14 @@ int translateCommand(const std::vector<std::string> &args) {
     for (size_t i = 0; i < k.kernel.passes.size(); ++i)
       std::cout << (i ? ", " : "") << k.kernel.passes[i];
     long long points = 1;
-    for (const ir::TuningParam &t : k.kernel.tuning) points *= (long long)t.values.size();
+    for (const ir::TuningParam &tp : k.kernel.tuning) points *= (long long)tp.values.size();
     const ir::TuningParam &bs = k.kernel.tuning.front();
     std::cout << "; " << bs.macro << "=" << bs.defaultValue << " (" << points
               << " tuning points)\n";
   }
-  std::cout << "  files: kernel.cu" << (hasMain ? " main.cu" : "")
-            << " <kernel>_params.h CMakeLists.txt manifest.json\n";
+  std::cout << "  files: kernel.cu" << (t.options.mainFile.empty() ? "" : " main.cu")
+            << " <kernel>_params.h CMakeLists.txt manifest.json"
+            << (explain && explainFile.empty() ? " explain.html" : "") << "\n";
   return 0;
 }
 

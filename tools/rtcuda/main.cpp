@@ -15,6 +15,8 @@ void usage() {
                "  verify <outdir>                  check every kernel against its sequential C\n"
                "                                   on the CPU emulator (sizes, tuning points)\n"
                "  run <outdir> [args...]           build the program for the CPU emulator, run it\n"
+               "  explain <config> -o <report.html>  one HTML page explaining each kernel's\n"
+               "                                   analysis, passes, mapping, tuning and copies\n"
                "  help                             this text\n\n"
                "Run 'rtcuda <command> --help' for a command's options.\n";
 }
@@ -49,6 +51,7 @@ int dispatch(int argc, char **argv) {
   if (command == "translate") return rtcuda::translateCommand(args);
   if (command == "verify") return rtcuda::verifyCommand(args);
   if (command == "run") return rtcuda::runCommand(args);
+  if (command == "explain") return rtcuda::explainCommand(args);
   if (command == "help" || command == "--help" || command == "-h") {
     usage();
     return 0;

@@ -22,6 +22,7 @@ struct Dependence {
   bool exact = true;        // false: a subscript was not affine (it may be a false alarm)
   ir::SourceLoc loc;        // the statement to name: the later access of the two
   std::string message;      // "'a[i] = a[i - 1] + b[i];' reads a[i - 1], written by ..."
+  ir::SourceLoc otherLoc;   // the statement of the other access (rtcuda explain shows both)
 };
 
 // The dependences carried by each loop of `loops` (a perfect nest, outermost first, loops[0]

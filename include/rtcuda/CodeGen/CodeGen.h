@@ -40,6 +40,24 @@ bool rewriteHost(const Options &options, const ParsedProgram &program,
                  const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
                  std::string &mainCu);
 
+// Where main.c calls each kernel and which of its loops keep their arrays on the GPU
+// (resident loops), for rtcuda explain. Empty when there is no main file or it does not parse.
+struct HostSummary {
+  struct Call {
+    std::string kernel;
+    unsigned line = 0;
+    int loop = -1;  // index into `loops` of the resident loop around it, or -1
+  };
+  struct Loop {
+    unsigned firstLine = 0, lastLine = 0;
+    std::vector<std::string> rtapiCalls;  // RT-API functions the loop calls
+  };
+  std::string mainFile;  // display path
+  std::vector<Call> calls;
+  std::vector<Loop> loops;
+};
+HostSummary hostSummary(const Options &options, const ParsedProgram &program, Diagnostics &diags);
+
 // The manifest: what verify and the tuner read (JSON text).
 std::string manifest(const Options &options, const ParsedProgram &program,
                      const std::vector<LoweredKernel> &kernels, bool hasMain);

@@ -5,6 +5,7 @@
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/Transforms/Pass.h"
 
+#include <functional>
 #include <map>
 #include <ostream>
 #include <set>
@@ -15,6 +16,10 @@ struct DumpOptions {
   std::set<std::string> after;  // pass names given to --print-after
   bool all = false;             // --print-after-all
   std::ostream *out = nullptr;
+  // Called after every step with the step's name, its one-line summary and the kernel as the
+  // step left it (rtcuda explain keeps these snapshots to show what each step changed).
+  std::function<void(const std::string &step, const std::string &summary, const ir::Kernel &)>
+      observe;
 };
 
 struct LoweredKernel {
