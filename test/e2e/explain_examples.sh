@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# rtcuda explain over every example: the report validates as HTML5 (tidy), a headless Chromium
+# loads it from a file:// URL and the rendered DOM has, for every pass that changed a kernel
+# (manifest.json of rtcuda translate), its step with a diff and a link to its page
+# (check_explain_dom.py). Then three more checks:
+#  - planted: matmul with MAX_MERGE_LEVEL=1, so that BlockMerge stops applying, checked against
+#    the real matmul's manifest: the checker must fail;
+#  - translate --explain writes explain.html into the output folder;
+#  - after rtcuda-tune --model-only, explain on the output folder draws the tuning chart with the
+#    picked point.
+# Usage: explain_examples.sh RTCUDA RTCUDA_TUNE SRC WORK
+set -uo pipefail
+rtcuda=$1 tune=$2 src=$3 work=$4
+rm -rf "$work" && mkdir -p "$work"
+here=$(cd "$(dirname "$0")" && pwd)
+failures=0
+fail() { echo "FAIL  $*"; failures=$((failures + 1)); }
+
+if ! command -v tidy >/dev/null; then
+  echo "explain: tidy is not installed (scripts/install-deps.sh installs it)"; exit 1
+fi
+browser=""
+for b in chromium chromium-browser; do command -v "$b" >/dev/null && browser=$b && break; done
+[ -n "$browser" ] || echo "explain: SKIPPING the browser checks: chromium is not installed and could not be (scripts/install-deps.sh)"
+
+# Loads a report in the browser; the rendered DOM goes to $2.
+render() {
+  HOME="$work/home" timeout 120 "$browser" --headless --no-sandbox --disable-gpu \
+    --user-data-dir="$work/chromium-profile" --dump-dom "file://$1" > "$2" 2> "$2.log"
+}
+
+# check NAME REPORT MANIFEST: tidy, browser, DOM checker. Returns non-zero on a problem.
+check() {
+  local name=$1 report=$2 manifest=$3
+  if ! tidy -e -q "$report" > "$report.tidy" 2>&1; then
+    echo "$name: tidy:"; cat "$report.tidy"; return 1
+  fi
+  [ -n "$browser" ] || return 0
+  if ! render "$report" "$report.dom.html" || ! grep -q '</html>' "$report.dom.html"; then
+    echo "$name: $browser could not load the report"; tail -5 "$report.dom.html.log"; return 1
+  fi
+  python3 "$here/check_explain_dom.py" "$report.dom.html" "$manifest" "$(dirname "$report")"
+}
+
+configs=$(cd "$src/examples" && find . -name 'config.txt' -o -name 'config.yaml' | sort)
+for cfg in $configs; do
+  name=$(dirname "$cfg" | sed 's|^\./||; s|/|_|g')
+  out="$work/out/$name" report="$work/reports/$name.html"
+  mkdir -p "$work/reports"
+  if ! "$rtcuda" translate "$src/examples/$cfg" -o "$out" > "$work/$name.log" 2>&1; then
+    fail "$name: translate"; cat "$work/$name.log"; continue
+  fi
+  if ! "$rtcuda" explain "$src/examples/$cfg" -o "$report" >> "$work/$name.log" 2>&1; then
+    fail "$name: explain"; cat "$work/$name.log"; continue
+  fi
+  if check "$name" "$report" "$out/manifest.json"; then
+    echo "ok    $name: $(python3 -c "import json,sys; print('; '.join(k['name'] + ': ' + (', '.join(k['passes']) or 'no pass') for k in json.load(open(sys.argv[1]))['kernels']))" "$out/manifest.json")"
+  else
+    fail "$name: report"
+  fi
+done
+
+# Planted: a pass that stops applying must be caught.
+mkdir -p "$work/planted"
+cp "$src/examples/matmul/"{kernel.c,main.c} "$work/planted/"
+sed 's/^MAX_MERGE_LEVEL=.*/MAX_MERGE_LEVEL=1/' "$src/examples/matmul/config.txt" > "$work/planted/config.txt"
+if [ -n "$browser" ]; then
+  if ! "$rtcuda" explain "$work/planted/config.txt" -o "$work/reports/planted.html" > "$work/planted.log" 2>&1; then
+    fail "planted: explain"; cat "$work/planted.log"
+  elif check planted "$work/reports/planted.html" "$work/out/matmul/manifest.json" > "$work/planted.check" 2>&1; then
+    fail "planted: BlockMerge no longer applies, yet the checker found nothing"
+  elif grep -q "pass BlockMerge changed the kernel but has no step" "$work/planted.check"; then
+    echo "ok    planted: the checker caught it: $(grep -m1 BlockMerge "$work/planted.check")"
+  else
+    fail "planted: the checker failed for another reason"; cat "$work/planted.check"
+  fi
+fi
+
+# translate --explain: the report lands in the output folder.
+if ! "$rtcuda" translate "$src/examples/cg/config.txt" -o "$work/out/cg-explained" --explain > "$work/cg-explained.log" 2>&1 \
+   || [ ! -f "$work/out/cg-explained/explain.html" ]; then
+  fail "translate --explain"; cat "$work/cg-explained.log"
+elif check cg-explained "$work/out/cg-explained/explain.html" "$work/out/cg-explained/manifest.json"; then
+  echo "ok    translate --explain: $work/out/cg-explained/explain.html"
+else
+  fail "translate --explain: report"
+fi
+
+# After rtcuda-tune (model only: no GPU here), the chart of the tuning section.
+if "$tune" "$work/out/axpy" --model-only --quiet > "$work/tune.log" 2>&1; then
+  if ! "$rtcuda" explain "$work/out/axpy" -o "$work/reports/axpy-tuned.html" >> "$work/tune.log" 2>&1; then
+    fail "explain of a tuned output"; cat "$work/tune.log"
+  elif ! check axpy-tuned "$work/reports/axpy-tuned.html" "$work/out/axpy/manifest.json"; then
+    fail "axpy-tuned: report"
+  elif ! grep -q 'class="picked-point"' "$work/reports/axpy-tuned.html" \
+       || [ "$(grep -o '<circle cx=' "$work/reports/axpy-tuned.html" | wc -l)" -lt 2 ]; then
+    fail "axpy-tuned: no tuning chart with the picked point"
+  else
+    echo "ok    axpy-tuned: tuning chart with $(grep -o '<circle cx=' "$work/reports/axpy-tuned.html" | wc -l) variants and the picked point"
+  fi
+else
+  fail "rtcuda-tune --model-only"; cat "$work/tune.log"
+fi
+
+# A report file is never written over a file that is not one.
+echo "user data" > "$work/reports/user.html"
+if "$rtcuda" explain "$src/examples/axpy/config.txt" -o "$work/reports/user.html" > /dev/null 2>&1 \
+   || [ "$(cat "$work/reports/user.html")" != "user data" ]; then
+  fail "explain replaced a file that is not a report"
+fi
+
+echo "rtcuda explain over examples: $failures failure(s)"
+[ $failures -eq 0 ]
