@@ -39,7 +39,8 @@ std::vector<double> ticks(double lo, double hi) {
       break;
     }
   std::vector<double> t;
-  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) t.push_back(v);
+  for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step)
+    t.push_back(std::fabs(v) < step * 1e-9 ? 0.0 : v);  // no "-0" label
   return t;
 }
 
