@@ -40,6 +40,11 @@ bool chooseSetup(const KernelView &k, Setup &s) {
     if (st->kind == StmtKind::For && st->loopKind == LoopKind::Parallel && sourceLoops.count(st->name))
       loops.push_back(st);
   });
+  // A kernel kept sequential has no parallel source loop: draw its outer source loops.
+  if (loops.empty() && front)
+    visitStmt(front->kernel.body, [&](const Stmt &st) {
+      if (st->kind == StmtKind::For) loops.push_back(st);
+    });
   if (loops.empty()) return false;
   if (loops.size() > 2) loops.resize(2);
   std::vector<std::string> sizes;

@@ -64,13 +64,22 @@ void sourceSection(Html &h, const KernelView &k, const ExplainInput &in) {
     return;
   }
   const Kernel &src = front->kernel;
-  std::set<std::string> sourceLoops;
-  visitStmt(src.body, [&](const Stmt &s) { if (s->kind == StmtKind::For) sourceLoops.insert(s->name); });
+  std::map<unsigned, std::string> sourceLoops;  // line -> loop variable
+  visitStmt(src.body, [&](const Stmt &s) {
+    if (s->kind == StmtKind::For) sourceLoops[s->loc.line] = s->name;
+  });
   std::vector<LoopMark> loops;
+  std::set<unsigned> marks;
   visitStmt(marked->kernel.body, [&](const Stmt &s) {
-    if (s->kind != StmtKind::For || !sourceLoops.count(s->name) || !s->loc.valid()) return;
-    loops.push_back({s->name, s->loc.line, std::max(s->loc.line, lastLine(s->body)),
-                     s->loopKind == LoopKind::Parallel});
+    auto it = sourceLoops.find(s->loc.line);
+    if (s->kind != StmtKind::For || it == sourceLoops.end() || marks.count(s->loc.line)) return;
+    // A loop kept sequential around it spreads this one over the block's threads: it keeps
+    // the source line but strides by the block size (ParallelNest.cpp, on_dependence).
+    bool spread = s->name != it->second && !isConst(s->step);
+    if (s->name != it->second && !spread) return;
+    marks.insert(s->loc.line);
+    loops.push_back({it->second, s->loc.line, std::max(s->loc.line, lastLine(s->body)),
+                     spread || s->loopKind == LoopKind::Parallel});
   });
   // Dependences that keep a loop of the nest sequential: both statements of each.
   std::vector<Dependence> deps;
@@ -151,7 +160,9 @@ void sourceSection(Html &h, const KernelView &k, const ExplainInput &in) {
   }
   for (const Dependence &d : deps)
     h.element("div", "Dependence keeping loop '" + nest[size_t(d.level)]->name + "' sequential: " +
-                         d.otherLoc.str() + " and " + d.loc.str() + ": " + d.message +
+                         (d.otherLoc.line == d.loc.line
+                              ? d.loc.str() + " with itself, in another iteration"
+                              : d.otherLoc.str() + " and " + d.loc.str()) + ": " + d.message +
                          (d.exact ? "" : " (a subscript is not affine: the analysis assumes the worst)"),
               attr("class", "decision dep"));
   for (const Reduction &r : marked->kernel.reductions)
