@@ -102,6 +102,34 @@ else
   fail "rtcuda-tune --model-only"; cat "$work/tune.log"
 fi
 
+# The measured chart, from a report shaped like a measured run's (no GPU here): the model-only
+# report with a made-up median per variant (1.5 us per predicted unit); test input only.
+python3 - "$work/out/axpy/tuning/report.json" "$work/measured.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["measured"] = True
+for k in r["kernels"]:
+    for v in k["variants"]:
+        if v["feasible"]:
+            v["measured"] = {"status": "ok", "median_us": 1.5 * v["model"]["units"], "verified": True}
+json.dump(r, open(sys.argv[2], "w"))
+PY
+if ! "$rtcuda" explain "$src/examples/axpy/config.txt" -o "$work/reports/axpy-measured.html" \
+     --tuning-report "$work/measured.json" > "$work/measured.log" 2>&1; then
+  fail "explain --tuning-report"; cat "$work/measured.log"
+elif ! grep -q 'measured median (us)' "$work/reports/axpy-measured.html" \
+     || ! grep -q 'class="picked-point"' "$work/reports/axpy-measured.html"; then
+  fail "axpy-measured: no measured chart with the picked point"
+else
+  echo "ok    axpy-measured: measured against predicted, picked point marked"
+fi
+# A tuning report that is not one is an error, and no report is written.
+echo "not json" > "$work/bad.json"
+if "$rtcuda" explain "$src/examples/axpy/config.txt" -o "$work/reports/bad.html" \
+     --tuning-report "$work/bad.json" > "$work/bad.log" 2>&1 || [ -e "$work/reports/bad.html" ]; then
+  fail "a broken tuning report was accepted"; cat "$work/bad.log"
+fi
+
 # A report file is never written over a file that is not one.
 echo "user data" > "$work/reports/user.html"
 if "$rtcuda" explain "$src/examples/axpy/config.txt" -o "$work/reports/user.html" > /dev/null 2>&1 \
