@@ -39,7 +39,7 @@ std::vector<DiffLine> diffLines(const std::string &before, const std::string &af
     if (i < n && j < m && a[pre + i] == b[pre + j]) {
       out.push_back({' ', a[pre + i]});
       ++i, ++j;
-    } else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) {
+    } else if (j < m && (i == n || lcs[i][j + 1] > lcs[i + 1][j])) {  // removals first
       out.push_back({'+', b[pre + j++]});
     } else {
       out.push_back({'-', a[pre + i++]});
