@@ -132,7 +132,7 @@ std::string renderReport(const ExplainInput &in) {
     const LoweredKernel &lk = (*in.kernels)[i];
     KernelView k;
     k.lowered = &lk;
-    for (const KernelSource &s : in.program->kernels)
+    for (const KernelSource &s : in.sources ? *in.sources : in.program->kernels)
       if (s.kernel.name == lk.kernel.name) k.source = &s;
     static const std::vector<StepSnapshot> none;
     auto steps = in.steps.find(lk.kernel.name);

@@ -20,6 +20,7 @@ int explainCommand(const std::vector<std::string> &args);
 struct Translation {
   Options options;
   ParsedProgram program;
+  std::vector<KernelSource> sources;  // the kernels lowered, in order (explain shows each)
   std::vector<LoweredKernel> kernels;
   FileSet files;
 };

@@ -51,6 +51,7 @@ bool ExplainRecorder::render(const std::string &config, const Translation &t,
   in.title = displayPath(config);
   in.options = &t.options;
   in.program = &t.program;
+  in.sources = &t.sources;
   in.kernels = &t.kernels;
   in.steps = steps;
   Diagnostics quiet;

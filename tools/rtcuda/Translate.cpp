@@ -72,7 +72,8 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   // 3. Passes, kernel by kernel (the host program's calls tell which arrays may alias).
   std::map<std::string, CallSites> callSites = analyzeCallSites(options, program, diags);
   std::vector<LoweredKernel> &kernels = t.kernels;
-  for (const KernelSource &source : program.kernels) {
+  t.sources = program.kernels;
+  for (const KernelSource &source : t.sources) {
     try {
       auto sites = callSites.find(source.kernel.name);
       LoweredKernel k = lowerKernel(source, diags, dump,

@@ -23,6 +23,7 @@ struct ExplainInput {
   std::string title;                          // the config, as the user named it
   const Options *options = nullptr;
   const ParsedProgram *program = nullptr;
+  const std::vector<KernelSource> *sources = nullptr;  // what was lowered (null: the program's)
   const std::vector<LoweredKernel> *kernels = nullptr;
   std::map<std::string, std::vector<StepSnapshot>> steps;  // by kernel name, in order
   HostSummary host;
