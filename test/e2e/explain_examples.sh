@@ -60,6 +60,12 @@ for cfg in $configs; do
   fi
 done
 
+# The host side of cg: the kernels of its solver loop run in a resident loop, sub does not.
+if ! grep -q 'main.c:51: <strong>resident loop</strong>' "$work/reports/cg.html" \
+   || grep -q 'main.c:39: <strong>resident' "$work/reports/cg.html"; then
+  fail "cg: the host section does not show the resident solver loop"
+fi
+
 # Planted: a pass that stops applying must be caught.
 mkdir -p "$work/planted"
 cp "$src/examples/matmul/"{kernel.c,main.c} "$work/planted/"
