@@ -232,6 +232,7 @@ std::unique_ptr<ASTUnit> parseMain(const Options &options, const ParsedProgram &
                    std::filesystem::exists(rtapiIncludeDir() + "/rtapi.h");
   std::vector<std::string> args = {"-include", kPreludeName};
   if (withRtapi) args.push_back("-I" + rtapiIncludeDir());
+  for (std::string &a : userClangArgs(options, options.mainFile)) args.push_back(std::move(a));
   bool hadErrors = false;
   auto ast = parseC(text, shown, quiet, hadErrors, args,
                     {{kPreludeName, prelude(program, withRtapi)}});

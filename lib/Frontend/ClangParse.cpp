@@ -3,6 +3,7 @@
 #include "rtcuda/Frontend/Frontend.h"
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Tooling/JSONCompilationDatabase.h>
 #include <clang/Tooling/Tooling.h>
 
 #include <filesystem>
@@ -23,6 +24,50 @@ std::string displayPath(const std::string &path) {
   fs::path rel = fs::relative(path, fs::current_path(), ec);
   if (!ec && !rel.empty() && rel.native().rfind("..", 0) != 0) return rel.string();
   return path;
+}
+
+static std::unique_ptr<clang::tooling::CompilationDatabase>
+loadCompileCommands(const std::string &dir, std::string &error) {
+  return clang::tooling::JSONCompilationDatabase::loadFromFile(
+      (std::filesystem::path(dir) / "compile_commands.json").string(), error,
+      clang::tooling::JSONCommandLineSyntax::AutoDetect);
+}
+
+bool checkCompileCommands(const std::string &dir, std::string &error) {
+  return loadCompileCommands(dir, error) != nullptr;
+}
+
+std::vector<std::string> userClangArgs(const Options &options, const std::string &file) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> args;
+  std::string error;
+  std::unique_ptr<clang::tooling::CompilationDatabase> db;
+  if (!options.compileCommandsDir.empty())
+    db = loadCompileCommands(options.compileCommandsDir, error);
+  std::vector<clang::tooling::CompileCommand> commands;
+  if (db) commands = db->getCompileCommands(fs::absolute(file).string());
+  if (!commands.empty()) {
+    const clang::tooling::CompileCommand &c = commands.front();
+    // Paths in the entry are relative to its own folder.
+    auto absolute = [&](const std::string &p) {
+      return fs::path(p).is_absolute() ? p : (fs::path(c.Directory) / p).lexically_normal().string();
+    };
+    const std::vector<std::string> &cmd = c.CommandLine;
+    for (size_t i = 1; i < cmd.size(); ++i) {
+      const std::string &a = cmd[i];
+      bool takesPath = a == "-I" || a == "-isystem" || a == "-iquote" || a == "-include";
+      if ((takesPath || a == "-D" || a == "-U") && i + 1 < cmd.size()) {
+        args.push_back(a);
+        args.push_back(takesPath ? absolute(cmd[++i]) : cmd[++i]);
+      } else if (a.rfind("-I", 0) == 0) {
+        args.push_back("-I" + absolute(a.substr(2)));
+      } else if (a.rfind("-D", 0) == 0 || a.rfind("-U", 0) == 0 || a.rfind("-std=", 0) == 0) {
+        args.push_back(a);
+      }
+    }
+  }
+  args.insert(args.end(), options.clangArgs.begin(), options.clangArgs.end());
+  return args;
 }
 
 std::unique_ptr<clang::ASTUnit> parseC(const std::string &code, const std::string &fileName,

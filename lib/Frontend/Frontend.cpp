@@ -558,7 +558,7 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
       continue;
     }
     bool hadErrors = false;
-    auto ast = parseC(normalized, shown, /*quiet=*/false, hadErrors);
+    auto ast = parseC(normalized, shown, /*quiet=*/false, hadErrors, userClangArgs(options, path));
     if (!ast || hadErrors) {
       diags.error(shown, "cannot parse kernel file");
       everyFileParsed = false;

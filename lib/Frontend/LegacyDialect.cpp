@@ -86,8 +86,11 @@ bool normalizeLegacyDialect(const std::string &text, const std::string &displayN
                             std::vector<LegacyView> &views) {
   out = text;
   bool hadErrors = false;
-  auto ast = parseC(text, displayName, /*quiet=*/true, hadErrors);
+  auto ast = parseC(text, displayName, /*quiet=*/true, hadErrors,
+                    userClangArgs(options, displayName));
   if (!ast || !hadErrors) return true;  // valid C already: nothing to do
+  // A missing header (say, no -I) is not the dialect: the real parse reports it.
+  if (ast->getDiagnostics().hasFatalErrorOccurred()) return true;
   clang::SourceManager &sm = ast->getSourceManager();
   clang::Rewriter rewriter(sm, ast->getLangOpts());
   bool changed = false, ok = true;

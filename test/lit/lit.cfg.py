@@ -14,4 +14,6 @@ config.substitutions.append(("%rtcuda-tune", os.path.join(config.rtcuda_build_di
 config.substitutions.append(("%rtcuda", os.path.join(config.rtcuda_build_dir, "bin", "rtcuda")))
 config.substitutions.append(("%examples", os.path.join(config.rtcuda_source_dir, "examples")))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
-config.substitutions.append(("%exit1", "sh " + os.path.join(config.test_source_root, "Inputs", "exit1.sh")))
+expect = "sh " + os.path.join(config.test_source_root, "Inputs", "expect-status.sh")
+config.substitutions.append(("%exit1", expect + " 1"))
+config.substitutions.append(("%exit2", expect + " 2"))

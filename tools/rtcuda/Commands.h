@@ -24,7 +24,8 @@ struct Translation {
   std::vector<LoweredKernel> kernels;
   FileSet files;
 };
-// Config → lowered kernels and output files (errors reported through `diags`).
+// Config → lowered kernels and output files (errors reported through `diags`). The command
+// line's Clang arguments (Options::clangArgs, compileCommandsDir) come in through t.options.
 bool translateConfig(const std::string &config, const std::string &outDir, const DumpOptions &dump,
                      Diagnostics &diags, Translation &t);
 

@@ -1,5 +1,6 @@
 // `rtcuda explain <config or output folder> -o report.html`: the translation in memory, then
 // the HTML report (lib/Explain, docs/explain.md). translate --explain uses the same recorder.
+#include "CommandLine.h"
 #include "Commands.h"
 
 #include "rtcuda/Frontend/Frontend.h"
@@ -17,15 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *kGenerator = "<meta name=\"generator\" content=\"rtcuda explain\">";
-
-void usage() {
-  std::cerr << "usage: rtcuda explain <config | translated output folder> -o <report.html>\n"
-               "                      [--tuning-report <report.json>]\n"
-               "  Writes one self-contained HTML page: per kernel the loop nest and the\n"
-               "  analysis' decisions, every pipeline step with its reason and IR diff, the\n"
-               "  mapping onto blocks and threads, the tuning space (and rtcuda-tune's times,\n"
-               "  from <folder>/tuning/report.json or --tuning-report), and the host's copies.\n";
-}
 
 // The config copied into a translated output folder (src/config.*), or empty.
 std::string configOfOutput(const fs::path &dir) {
@@ -115,29 +107,28 @@ bool ExplainRecorder::write(const std::string &config, const Translation &t,
 }
 
 int explainCommand(const std::vector<std::string> &args) {
-  std::string input, report, tuning;
+  namespace cl = llvm::cl;
+  cl::OptionCategory category("rtcuda explain options");
+  cl::SubCommand &sub = subcommand("explain");
+  cl::opt<std::string> inputArg(cl::Positional, cl::Required,
+                                cl::desc("<config | translated output folder>"),
+                                cl::cat(category), cl::sub(sub));
+  cl::opt<std::string> reportArg("o", cl::Required, cl::value_desc("report.html"),
+                                 cl::desc("the HTML report to write"), cl::cat(category),
+                                 cl::sub(sub));
+  cl::opt<std::string> tuningArg("tuning-report", cl::value_desc("report.json"),
+                                 cl::desc("rtcuda-tune's report (default "
+                                          "<folder>/tuning/report.json)"),
+                                 cl::cat(category), cl::sub(sub));
+  if (auto status = parseCommandLine(
+          "explain", args, category,
+          "one self-contained HTML page: per kernel the loop nest and the analysis' decisions, "
+          "every pipeline step with its reason and IR diff, the mapping onto blocks and threads, "
+          "the tuning space and rtcuda-tune's times, and the host's copies; --version prints "
+          "the version"))
+    return *status;
+  const std::string input = inputArg, report = reportArg, tuning = tuningArg;
   Diagnostics diags;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    if (a == "--help" || a == "-h") {
-      usage();
-      return 0;
-    } else if (a == "-o" && i + 1 < args.size()) {
-      report = args[++i];
-    } else if (a == "--tuning-report" && i + 1 < args.size()) {
-      tuning = args[++i];
-    } else if (!a.empty() && a[0] != '-' && input.empty()) {
-      input = a;
-    } else {
-      diags.error("rtcuda", "unexpected argument '" + a + "'");
-      usage();
-      return 1;
-    }
-  }
-  if (input.empty() || report.empty()) {
-    usage();
-    return 1;
-  }
   std::error_code ec;
   std::string config = input;
   fs::path tuningReport = tuning;

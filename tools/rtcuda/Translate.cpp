@@ -1,4 +1,7 @@
-// `rtcuda translate <config> -o <outdir>`: the whole translation in one function.
+// `rtcuda translate <config>... -o <outdir>`: the whole translation of one program in one
+// function (translateProgram); several configs run as a batch of child processes (Batch.h).
+#include "Batch.h"
+#include "CommandLine.h"
 #include "Commands.h"
 
 #include "rtcuda/CodeGen/CodeGen.h"
@@ -12,7 +15,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <set>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include <unistd.h>
 
 namespace rtcuda {
 
@@ -47,13 +56,6 @@ void checkDataType(const LoweredKernel &k, const Options &options) {
                          "', but its arrays are " + (found.empty() ? "none" : found));
 }
 
-void usage() {
-  std::cerr << "usage: rtcuda translate <config> -o <outdir> [--print-after=<step>]... "
-               "[--print-after-all] [--remarks] [--explain[=<report.html>]]\n       steps:";
-  for (const std::string &s : pipelineStepNames()) std::cerr << " " << s;
-  std::cerr << "\n";
-}
-
 }  // namespace
 
 bool translateConfig(const std::string &config, const std::string &outDir, const DumpOptions &dump,
@@ -61,7 +63,11 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   // 1. Config.
   Options &options = t.options;
   try {
+    std::vector<std::string> clangArgs = std::move(options.clangArgs);
+    std::string compileCommandsDir = std::move(options.compileCommandsDir);
     options = loadConfig(config);
+    options.clangArgs = std::move(clangArgs);
+    options.compileCommandsDir = std::move(compileCommandsDir);
   } catch (const ConfigError &e) {
     std::cerr << e.what() << "\n";
     return false;
@@ -133,50 +139,44 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   return true;
 }
 
-int translateCommand(const std::vector<std::string> &args) {
-  std::string config, outDir, explainFile;
+namespace {
+
+// What the command line gives every program of a run.
+struct TranslateSettings {
+  std::set<std::string> printAfter;
+  bool printAfterAll = false;
+  bool remarks = false;
   bool explain = false;
+  std::string explainFile;
+  std::vector<std::string> clangArgs;
+  std::string compileCommandsDir;
+};
+
+// Writes what a translation produced (for batch mode's summary): kernels and their passes.
+void writeResult(const std::string &path, const std::vector<LoweredKernel> &kernels) {
+  if (path.empty()) return;
+  nlohmann::json list = nlohmann::json::array();
+  for (const LoweredKernel &k : kernels)
+    list.push_back({{"name", k.kernel.name}, {"passes", k.kernel.passes}});
+  std::ofstream(path) << nlohmann::json{{"kernels", list}}.dump() << "\n";
+}
+
+// Translates one config into `outDir`. Returns the exit status.
+int translateProgram(const std::string &config, const std::string &outDir,
+                     const TranslateSettings &settings, const std::string &resultPath) {
   DumpOptions dump;
   dump.out = &std::cout;
+  dump.after = settings.printAfter;
+  dump.all = settings.printAfterAll;
   Diagnostics diags;
-  std::vector<std::string> steps = pipelineStepNames();
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    if (a == "--help" || a == "-h") {
-      usage();
-      return 0;
-    } else if (a == "-o" && i + 1 < args.size()) {
-      outDir = args[++i];
-    } else if (a.rfind("--print-after=", 0) == 0) {
-      std::string step = a.substr(14);
-      if (std::find(steps.begin(), steps.end(), step) == steps.end()) {
-        diags.error("rtcuda", "unknown step '" + step + "' for --print-after");
-        usage();
-        return 1;
-      }
-      dump.after.insert(step);
-    } else if (a == "--print-after-all") {
-      dump.all = true;
-    } else if (a == "--remarks") {
-      diags.showRemarks = true;
-    } else if (a == "--explain" || a.rfind("--explain=", 0) == 0) {
-      explain = true;
-      explainFile = a.size() > 10 ? a.substr(10) : "";
-    } else if (!a.empty() && a[0] != '-' && config.empty()) {
-      config = a;
-    } else {
-      diags.error("rtcuda", "unexpected argument '" + a + "'");
-      usage();
-      return 1;
-    }
-  }
-  if (config.empty() || outDir.empty()) {
-    usage();
-    return 1;
-  }
+  diags.showRemarks = settings.remarks;
+  const bool explain = settings.explain;
+  const std::string &explainFile = settings.explainFile;
   ExplainRecorder recorder;
   if (explain) recorder.attach(dump);
   Translation t;
+  t.options.clangArgs = settings.clangArgs;
+  t.options.compileCommandsDir = settings.compileCommandsDir;
   if (!translateConfig(config, outDir, dump, diags, t)) return 1;
   // The report goes into the output folder (explain.html) unless a file is named.
   if (explain && explainFile.empty()) {
@@ -215,7 +215,143 @@ int translateCommand(const std::vector<std::string> &args) {
   std::cout << "  files: kernel.cu" << (t.options.mainFile.empty() ? "" : " main.cu")
             << " <kernel>_params.h CMakeLists.txt manifest.json"
             << (explain && explainFile.empty() ? " explain.html" : "") << "\n";
+  writeResult(resultPath, kernels);
   return 0;
+}
+
+// A config named on the command line: a file, or a folder holding config.yaml, config.yml,
+// config.txt or global.txt.
+std::string findConfig(const std::string &input) {
+  if (!fs::is_directory(input)) return input;
+  for (const char *name : {"config.yaml", "config.yml", "config.txt", "global.txt"})
+    if (fs::exists(fs::path(input) / name)) return (fs::path(input) / name).string();
+  return input;  // loadConfig reports it
+}
+
+// The folder a config's program gets in batch mode: named after the config's folder
+// (examples/matmul/config.txt -> matmul), or after the file (jobs/sgemm.yaml -> sgemm).
+std::string batchName(const std::string &config) {
+  fs::path p = fs::absolute(config).lexically_normal();
+  std::string stem = p.stem().string();
+  if (stem == "config" || stem == "global") return p.parent_path().filename().string();
+  return stem;
+}
+
+}  // namespace
+
+int translateCommand(const std::vector<std::string> &allArgs) {
+  namespace cl = llvm::cl;
+  // Everything after `--` goes to Clang as written.
+  auto dashes = std::find(allArgs.begin(), allArgs.end(), "--");
+  std::vector<std::string> args(allArgs.begin(), dashes), rawClangArgs;
+  if (dashes != allArgs.end()) rawClangArgs.assign(dashes + 1, allArgs.end());
+
+  cl::OptionCategory category("rtcuda translate options");
+  cl::SubCommand &sub = subcommand("translate");
+  cl::list<std::string> inputs(cl::Positional, cl::OneOrMore, cl::desc("<config or folder>..."),
+                               cl::cat(category), cl::sub(sub));
+  cl::opt<std::string> outDir("o", cl::Required, cl::value_desc("outdir"), cl::cat(category), cl::sub(sub),
+                              cl::desc("output folder (several configs: one folder each in it)"));
+  std::string steps;
+  for (const std::string &step : pipelineStepNames()) steps += (steps.empty() ? "" : ", ") + step;
+  // llvm::cl keeps a reference to the description: it must outlive the option.
+  const std::string printAfterHelp = "print the kernel IR after a step (" + steps + ")";
+  cl::list<std::string> printAfter("print-after", cl::value_desc("step"), cl::cat(category),
+                                   cl::sub(sub), cl::desc(printAfterHelp));
+  cl::opt<bool> printAfterAll("print-after-all", cl::cat(category), cl::sub(sub),
+                              cl::desc("print the kernel IR after every step"));
+  cl::opt<bool> remarks("remarks", cl::cat(category), cl::sub(sub),
+                        cl::desc("print what each pass did or why it did not apply"));
+  cl::list<std::string> includes("I", cl::Prefix, cl::value_desc("dir"), cl::cat(category), cl::sub(sub),
+                                 cl::desc("add a folder to Clang's include path"));
+  cl::list<std::string> defines("D", cl::Prefix, cl::value_desc("macro[=value]"),
+                                cl::cat(category), cl::sub(sub), cl::desc("define a macro for Clang"));
+  cl::list<std::string> undefines("U", cl::Prefix, cl::value_desc("macro"), cl::cat(category), cl::sub(sub),
+                                  cl::desc("undefine a macro for Clang"));
+  cl::opt<std::string> standard("std", cl::value_desc("c99|c11|gnu11|..."), cl::cat(category), cl::sub(sub),
+                                cl::desc("the C standard Clang parses with (default gnu11)"));
+  cl::opt<std::string> compileCommands(
+      "p", cl::value_desc("dir"), cl::cat(category), cl::sub(sub),
+      cl::desc("take each file's -I/-D/-U/-std flags from <dir>/compile_commands.json"));
+  BatchFlags batchFlags(category, sub, "configs", "default <outdir>/summary.json");
+  cl::opt<std::string> explainReport(
+      "explain", cl::ValueOptional, cl::value_desc("report.html"), cl::cat(category), cl::sub(sub),
+      cl::desc("also write the HTML report of rtcuda explain (default <outdir>/explain.html)"));
+  cl::opt<std::string> resultJson("result-json", cl::Hidden, cl::cat(category), cl::sub(sub),
+                                  cl::desc("write the kernels and passes as JSON (batch mode)"));
+  if (auto status = parseCommandLine(
+          "translate", args, category,
+          "C loop nests -> a CUDA project. rtcuda translate <config>... -o <outdir> [options] "
+          "[-- <clang arguments>]; --version prints the version"))
+    return *status;
+
+  const std::string out = outDir;
+  TranslateSettings settings;
+  std::vector<std::string> known = pipelineStepNames();
+  for (const std::string &step : printAfter) {
+    if (std::find(known.begin(), known.end(), step) == known.end())
+      return usageError("translate", "unknown step '" + step + "' for --print-after (steps: " +
+                                         steps + ")");
+    settings.printAfter.insert(step);
+  }
+  settings.printAfterAll = printAfterAll;
+  settings.remarks = remarks;
+  settings.explain = explainReport.getNumOccurrences() > 0;
+  settings.explainFile = explainReport;
+  for (const std::string &d : includes) settings.clangArgs.push_back("-I" + d);
+  for (const std::string &d : defines) settings.clangArgs.push_back("-D" + d);
+  for (const std::string &d : undefines) settings.clangArgs.push_back("-U" + d);
+  if (!standard.empty()) settings.clangArgs.push_back("-std=" + standard);
+  settings.clangArgs.insert(settings.clangArgs.end(), rawClangArgs.begin(), rawClangArgs.end());
+  settings.compileCommandsDir = compileCommands;
+  if (!settings.compileCommandsDir.empty()) {
+    std::string error;
+    if (!checkCompileCommands(settings.compileCommandsDir, error)) {
+      std::cerr << displayPath((fs::path(settings.compileCommandsDir) / "compile_commands.json")
+                                   .string())
+                << ": error: cannot read the compilation database: " << error << "\n";
+      return 1;
+    }
+  }
+  if (inputs.size() == 1) return translateProgram(findConfig(inputs[0]), out, settings, resultJson);
+
+  // Batch: one child per config, each into <outdir>/<name>.
+  std::vector<BatchJob> batch;
+  std::map<std::string, std::string> names;
+  for (const std::string &input : inputs) {
+    std::string config = findConfig(input);
+    BatchJob job;
+    job.name = batchName(config);
+    job.input = config;
+    if (!names.emplace(job.name, config).second)
+      return usageError("translate", "'" + names[job.name] + "' and '" + config +
+                                         "' would both be translated into " + out + "/" +
+                                         job.name + "; translate them separately");
+    job.output = (fs::path(out) / job.name).string();
+    job.args = {"translate", config, "-o", job.output};
+    for (const std::string &step : printAfter) job.args.push_back("--print-after=" + step);
+    if (printAfterAll) job.args.push_back("--print-after-all");
+    if (remarks) job.args.push_back("--remarks");
+    if (settings.explain) job.args.push_back("--explain");  // into each program's folder
+    if (!settings.compileCommandsDir.empty()) job.args.push_back("-p=" + settings.compileCommandsDir);
+    job.resultFile = (fs::temp_directory_path() /
+                      ("rtcuda-result-" + std::to_string(getpid()) + "-" + job.name + ".json")).string();
+    job.args.push_back("--result-json=" + job.resultFile);
+    if (!settings.clangArgs.empty()) job.args.push_back("--");
+    job.args.insert(job.args.end(), settings.clangArgs.begin(), settings.clangArgs.end());
+    batch.push_back(std::move(job));
+  }
+  BatchSettings batchSettings;
+  batchSettings.command = "translate";
+  batchSettings.jobs = int(batchFlags.jobs);
+  batchSettings.keepGoing = batchFlags.keepGoing;
+  batchSettings.replayStdout = printAfterAll || !printAfter.empty();
+  batchSettings.summaryPath = batchFlags.summary.empty()
+                                  ? (fs::path(out) / "summary.json").string()
+                                  : std::string(batchFlags.summary);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  return runBatch(batch, batchSettings);
 }
 
 }  // namespace rtcuda

@@ -73,6 +73,13 @@ struct Options {
   std::string memory = "explicit";         // "explicit" (cudaMalloc + copies) or "managed"
   std::string arch = "sm_90";              // default CUDA architecture of the output CMakeLists
   int deviceMaxBlockSize = 1024;           // threads per block of the target devices
+
+  // From the command line, not the config: arguments for Clang when it parses the kernel files
+  // and main.c (-I, -D, -U, -std, and everything after `--`), after rtcuda's own so that they
+  // win; and a folder holding a compile_commands.json (-p), whose entry for each parsed file adds
+  // that file's -I, -D, -U, -include and -std flags.
+  std::vector<std::string> clangArgs;
+  std::string compileCommandsDir;
 };
 
 // A config problem: the message already names the file, line, key and value where known,

@@ -34,6 +34,12 @@ const std::string &clangResourceDir();
 // The path users see for a file: relative to the working folder when below it.
 std::string displayPath(const std::string &path);
 
+// The user's Clang arguments for parsing `file`: its compile_commands.json entry's -I, -D, -U,
+// -include and -std flags (Options::compileCommandsDir), then Options::clangArgs.
+std::vector<std::string> userClangArgs(const Options &options, const std::string &file);
+// Loads the compile_commands.json of `dir`; false with a message if it cannot.
+bool checkCompileCommands(const std::string &dir, std::string &error);
+
 // Parses every kernel file of `options`. Reports problems through `diags`; returns false if any.
 bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out);
 
