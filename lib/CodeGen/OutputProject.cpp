@@ -116,22 +116,30 @@ namespace rtcuda {
 std::string projectCMake(const std::string &program, const Options &options, bool hasMain,
                          bool usesRtapi) {
   std::string arch = options.arch.rfind("sm_", 0) == 0 ? options.arch.substr(3) : options.arch;
+  // The architecture is decided before project(), which would otherwise pick the compiler's
+  // default; a -DCMAKE_CUDA_ARCHITECTURES given by the user always wins.
   std::string s =
-      "# Builds the program rtcuda generated. Configure with -DRTCUDA_CUDA_ARCH=<NN> for\n"
-      "# another GPU (default " + arch + ") and -DRTCUDA_WERROR=ON to make warnings errors.\n"
+      "# Builds the program rtcuda generated. Configure with -DCMAKE_CUDA_ARCHITECTURES=<NN> for\n"
+      "# another GPU (default " + arch + ", the config's arch), -DRTCUDA_WERROR=ON to make warnings\n"
+      "# errors, -DRTCUDA_WARNINGS=OFF to drop -Wall; CMAKE_CUDA_FLAGS adds flags of your own.\n"
       "cmake_minimum_required(VERSION 3.20)\n"
+      "if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)\n"
+      "  # RTCUDA_CUDA_ARCH: the name older rtcuda outputs used.\n"
+      "  set(RTCUDA_CUDA_ARCH " + arch + " CACHE STRING \"default of CMAKE_CUDA_ARCHITECTURES\")\n"
+      "  set(CMAKE_CUDA_ARCHITECTURES ${RTCUDA_CUDA_ARCH} CACHE STRING \"CUDA architectures\")\n"
+      "endif()\n"
       "project(" + program + " LANGUAGES CXX CUDA)\n"
-      "set(RTCUDA_CUDA_ARCH " + arch + " CACHE STRING \"CUDA architecture (compute capability "
-      "without the dot)\")\n"
+      "option(RTCUDA_WARNINGS \"Compile with -Wall\" ON)\n"
       "option(RTCUDA_WERROR \"Treat warnings as errors\" OFF)\n"
-      "set(CMAKE_CUDA_ARCHITECTURES ${RTCUDA_CUDA_ARCH})\n"
       "find_package(CUDAToolkit REQUIRED)\n"
       + std::string() + (hasMain ? "add_executable(" + program + " main.cu)\n"
                  : "# No host program: the kernels are compiled on their own.\n"
                    "add_library(" + program + " OBJECT kernel.cu)\n") +
       "target_include_directories(" + program + " PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} "
       "${CMAKE_CURRENT_SOURCE_DIR}/runtime)\n"
-      "target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)\n"
+      "if(RTCUDA_WARNINGS)\n"
+      "  target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)\n"
+      "endif()\n"
       "if(RTCUDA_WERROR)\n"
       "  target_compile_options(" + program + " PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:"
       "-Werror=all-warnings -Xcompiler=-Werror>)\n"
