@@ -1,0 +1,3 @@
+void k(int n, float *a) {
+  for (int i = 0; i < n; i++) a[i] = a[i +;
+}

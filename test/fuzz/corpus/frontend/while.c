@@ -1,0 +1,7 @@
+void k(int n, int *restrict c) {
+  for (int i = 0; i < n; i++) {
+    int v = i, s = 0;
+    while (v > 0) { s += v % 10; v /= 10; }
+    c[i] = s;
+  }
+}
