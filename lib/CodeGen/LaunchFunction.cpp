@@ -57,6 +57,15 @@ std::string launchFunction(const LoweredKernel &lk) {
     out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
         << ";\n";
   out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
+  // The kernel's index arithmetic is 32-bit: each parallel loop's end, plus what its strips
+  // (skew, merge: rounded up to BLOCKSIZE * level) may overshoot it, must fit as well.
+  if (!k.tuning.empty()) {
+    std::string slack = "(long long)1";
+    for (const ir::TuningParam &t : k.tuning) slack += " * rtcuda_max(1, " + t.macro + ")";
+    for (const ir::Expr &e : lk.parallelExtents)
+      out << "  rtcuda_check_index_range(" << wide(e, k) << " + " << slack << ", \"" << k.name
+          << "\", where);\n";
+  }
   // Device buffers of the kernel (reduction totals): allocated and set to their initial value
   // once; the finish kernel sets them back after reading them, ready for the next launch.
   for (const ir::DeviceBuffer &b : k.buffers) {

@@ -37,16 +37,26 @@ std::string text(const ir::Expr &e) { return e ? ir::print(e) : std::string(); }
 
 json kernelEntry(const LoweredKernel &lk) {
   const ir::Kernel &k = lk.kernel;
-  // Scalars that size the iteration space or an array are "size" parameters: verify and the
-  // tuner choose problem sizes for them; the others get random values.
-  std::set<std::string> sizeVars;
-  auto noteSizes = [&](const ir::Expr &e) {
-    if (e) for (const std::string &v : ir::varsOf(e)) sizeVars.insert(v);
+  // Scalars that size the iteration space, any loop or an array are "size" parameters: verify
+  // and the tuner choose problem sizes for them; the others get random values. A size that
+  // sizes no array is "bounds_only": verify keeps it within the arrays' sizes.
+  std::set<std::string> sizeVars, arraySizeVars;
+  auto noteSizes = [](std::set<std::string> &into, const ir::Expr &e) {
+    if (e) for (const std::string &v : ir::varsOf(e)) into.insert(v);
   };
-  for (const ir::LaunchDim &d : k.grid) noteSizes(d.iterations);
-  for (const auto &[name, f] : lk.footprints) noteSizes(f.elements);
+  for (const ir::LaunchDim &d : k.grid) noteSizes(sizeVars, d.iterations);
+  for (const auto &[name, f] : lk.footprints) noteSizes(arraySizeVars, f.elements);
   for (const ir::Param &p : k.params)
-    for (const ir::Expr &d : p.dims) noteSizes(d);
+    for (const ir::Expr &d : p.dims) noteSizes(arraySizeVars, d);
+  if (lk.source.body)
+    ir::visitStmt(lk.source.body, [&](const ir::Stmt &st) {
+      if (st->kind != ir::StmtKind::For) return;
+      noteSizes(sizeVars, st->min);
+      noteSizes(sizeVars, st->end);
+    });
+  sizeVars.insert(arraySizeVars.begin(), arraySizeVars.end());
+  for (const ir::Param &p : k.params)  // only integers size anything
+    if (!p.isArray && !p.type.isInteger()) sizeVars.erase(p.name);
 
   json params = json::array();
   for (const ir::Param &p : k.params) {
@@ -60,6 +70,7 @@ json kernelEntry(const LoweredKernel &lk) {
                     {"written", f.written}});
     } else {
       entry.update({{"kind", "scalar"}, {"role", sizeVars.count(p.name) ? "size" : "value"}});
+      if (sizeVars.count(p.name) && !arraySizeVars.count(p.name)) entry["bounds_only"] = true;
     }
     params.push_back(entry);
   }

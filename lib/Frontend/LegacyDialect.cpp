@@ -15,6 +15,7 @@
 #include <clang/Lex/Lexer.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -46,10 +47,17 @@ static std::set<std::string> doublySubscripted(const clang::FunctionDecl *fn,
       pointers.insert(p->getNameAsString());
   }
   std::set<std::string> found;
-  clang::SourceRange range = fn->getBody()->getSourceRange();
-  const char *begin = sm.getCharacterData(range.getBegin());
-  const char *end = sm.getCharacterData(range.getEnd());
-  clang::Lexer lexer(range.getBegin(), lang, begin, begin, end + 1);
+  clang::SourceLocation first = sm.getFileLoc(fn->getBody()->getBeginLoc());
+  clang::SourceLocation last = sm.getFileLoc(fn->getBody()->getEndLoc());
+  if (first.isInvalid() || last.isInvalid() || sm.getFileID(first) != sm.getFileID(last))
+    return found;
+  const char *begin = sm.getCharacterData(first);
+  const char *end = sm.getCharacterData(last);
+  // A body cut short by the end of the file ends there: the lexer must not read past it
+  // (found by the frontend fuzzer).
+  const char *bufferEnd = sm.getBufferData(sm.getFileID(first)).end();
+  if (end < begin) return found;
+  clang::Lexer lexer(first, lang, begin, begin, std::min(end + 1, bufferEnd));
   std::vector<clang::Token> tokens;
   clang::Token tok;
   while (!lexer.LexFromRawLexer(tok)) tokens.push_back(tok);

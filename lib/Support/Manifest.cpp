@@ -114,6 +114,7 @@ Manifest readManifest(const std::string &outDir) {
         if (mp.kind != "array" && mp.kind != "scalar")
           c.bad(where + "params[" + mp.name + "].kind", mp.kind, "neither 'array' nor 'scalar'");
         mp.role = p.value("role", "");
+        mp.boundsOnly = p.value("bounds_only", false);
         mp.isConst = p.value("const", false);
         mp.read = p.value("read", false);
         mp.written = p.value("written", false);

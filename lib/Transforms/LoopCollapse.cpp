@@ -45,8 +45,13 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
     visitExpr(e, [&](const Expr &) { ++nodes; });
     if (nodes > 7) {
       std::string n = freshName(k, l->name + "_extent");
-      hoisted.push_back(withLoc(decl(n, Type::of(ScalarKind::Int), e), l->loc));
-      e = var(n);
+      // 64-bit: the rounded-up extents of skew and merge exceed 2^31 before the guards apply.
+      const Type wide = Type::of(ScalarKind::LongLong);
+      std::map<std::string, Expr> widened;
+      for (const Param &p : k.params)
+        if (!p.isArray) widened[p.name] = cast(wide, var(p.name, p.type));
+      hoisted.push_back(withLoc(decl(n, wide, substitute(e, widened)), l->loc));
+      e = var(n, wide);
     }
     extents.push_back(e);
   }

@@ -56,10 +56,21 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
   out << "static void verify_" << k.name << "(rtcuda_verify::Session &rtcuda_s) {\n"
       << "  printf(\"kernel " << k.name << ": " << points.size() << " point(s)\\n\");\n"
       << "  for (long long rtcuda_base : rtcuda_s.sizeBases) {\n";
+  // Sizes of arrays get base + 2j (non-square shapes); a size that only bounds loops gets the
+  // smallest of them (the C caller keeps it within the arrays), or the base if there is none.
   int j = 0;
-  for (const ManifestParam *p : sizes)
+  std::string smallest = "rtcuda_base";
+  for (const ManifestParam *p : sizes) {
+    if (p->boundsOnly) continue;
     out << "    " << p->type << " " << p->name << " = (" << p->type << ")rtcuda_s.size(\"" << p->name
         << "\", rtcuda_base, " << j++ << ");\n";
+    smallest = smallest == "rtcuda_base" ? "(long long)" + p->name
+                                         : "rtcuda_min(" + smallest + ", (long long)" + p->name + ")";
+  }
+  for (const ManifestParam *p : sizes)
+    if (p->boundsOnly)
+      out << "    " << p->type << " " << p->name << " = (" << p->type << ")rtcuda_s.size(\""
+          << p->name << "\", " << smallest << ", 0);\n";
   out << "    long long rtcuda_reduction = 1;\n";
   for (const ManifestParam *p : sizes)
     out << "    rtcuda_reduction = rtcuda_max(rtcuda_reduction, (long long)" << p->name << ");\n";

@@ -10,6 +10,7 @@ namespace rtcuda {
 
 struct ManifestParam {
   std::string name, type, kind, role;  // kind: array | scalar; role (scalars): size | value
+  bool boundsOnly = false;             // a size that bounds loops but sizes no array
   bool isConst = false, read = false, written = false;
   std::vector<std::string> dims;
   std::string elements;                // C expression over the scalar parameters
