@@ -20,6 +20,7 @@
 #include <isl/options.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -305,20 +306,21 @@ private:
     return isl::set(ctx, paramList() + "{ " + tuple(a.loops.size()) + " : " + body + " }");
   }
 
-  // The relation from the nest's iterations to the elements `a` touches.
+  // The relation from the nest's iterations to the elements `a` touches. The element's
+  // tuple is named o0, o1, ... and each subscript an equality, so that a subscript of an inner
+  // loop's variable (existentially quantified) names that variable only in the `exists`.
   isl::map relation(isl::ctx ctx, const Access &a) {
     size_t n = nestLoops.size();
     std::string inner;
     for (size_t d = n; d < a.loops.size(); ++d) inner += (inner.empty() ? "" : ", ") + ("L" + std::to_string(d));
-    std::string outs;
-    if (a.out.empty()) outs = "o0";
-    for (size_t d = 0; d < a.out.size(); ++d)
-      outs += (d ? ", " : "") + (d < a.anyIndex.size() && a.anyIndex[d] ? "o" + std::to_string(d)
-                                                                       : islText(a.out[d], params));
     std::string cond = domain(a);
+    for (size_t d = 0; d < a.out.size(); ++d)
+      if (d >= a.anyIndex.size() || !a.anyIndex[d])
+        cond += " and o" + std::to_string(d) + " = " + islText(a.out[d], params);
     if (!inner.empty()) cond = "exists (" + inner + " : " + cond + ")";
-    return isl::map(ctx, paramList() + "{ " + tuple(n) + " -> " + a.array + "[" + outs + "] : " +
-                             cond + " }");
+    // Array names are C identifiers, some of them isl keywords (min, mod, floor): prefixed.
+    return isl::map(ctx, paramList() + "{ " + tuple(n) + " -> A_" + a.array +
+                             tuple(std::max<size_t>(a.out.size(), 1), "o") + " : " + cond + " }");
   }
 
   // -- subscripts --
@@ -333,6 +335,8 @@ private:
 
   std::optional<Dependence> test(isl::ctx ctx, const Access &a, const Access &b, size_t level);
   std::string describe(const Access &first, const Access &second, size_t level, bool fixed);
+  std::string couldNotAnalyze(const Access &a, const Access &b, size_t level,
+                              const std::string &why);
 };
 
 // The subscripts of each array in isl's terms: per dimension for arrays declared with several
@@ -623,16 +627,46 @@ std::optional<Dependence> Analyzer::test(isl::ctx ctx, const Access &a, const Ac
   return std::nullopt;
 }
 
+// isl's message without the location in isl's own sources ("isl_input.c:123: ").
+std::string islMessage(const isl::exception &e) {
+  std::string m = e.what();
+  size_t colon = m.find(": ");
+  if (colon != std::string::npos && m.find(' ') > colon &&
+      m.find_last_of("0123456789", colon) == colon - 1)
+    m = m.substr(colon + 2);
+  return m;
+}
+
+// isl's bound on the operations of one dependence test (0: none); RTCUDA_ISL_MAX_OPERATIONS
+// lowers it, e.g. to exercise the path of a failed analysis.
+unsigned long maxOperations() {
+  const char *env = std::getenv("RTCUDA_ISL_MAX_OPERATIONS");
+  if (!env || !*env) return 0;
+  char *end = nullptr;
+  unsigned long v = std::strtoul(env, &end, 10);
+  return *end ? 0 : v;
+}
+
+std::string Analyzer::couldNotAnalyze(const Access &a, const Access &b, size_t level,
+                                      const std::string &why) {
+  std::string where = a.text() + " at " + a.stmt->loc.str();
+  if (&a != &b) where += " and " + b.text() + " at " + b.stmt->loc.str();
+  return "could not analyze whether different iterations of loop '" + nestLoops[level]->name +
+         "' touch one element of '" + a.array + "' (" + where + "): isl: " + why;
+}
+
 std::vector<Dependence> Analyzer::run() {
   std::vector<Dependence> out;
   isl_ctx *raw = isl_ctx_alloc();
   isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE);
   {
     isl::ctx ctx(raw);
+    isl_ctx_set_max_operations(raw, maxOperations());
+    std::string shapeFailure;
     try {
       shapeArrays(ctx);
-    } catch (const isl::exception &) {
-      for (Access &a : accesses) a.out.clear(), unknownArrays.insert(a.array);
+    } catch (const isl::exception &e) {
+      shapeFailure = islMessage(e);
     }
     for (size_t level = 0; level < nestLoops.size(); ++level)
       for (size_t i = 0; i < accesses.size(); ++i)
@@ -640,12 +674,18 @@ std::vector<Dependence> Analyzer::run() {
           const Access &a = accesses[i], &b = accesses[j];
           if (a.array != b.array || (!a.write && !b.write)) continue;
           std::optional<Dependence> dep;
-          try {
-            dep = test(ctx, a, b, level);
-          } catch (const isl::exception &) {
-            // isl could not take the relation: assume the worst.
+          std::string failure = shapeFailure;
+          isl_ctx_reset_operations(raw);
+          if (failure.empty()) try {
+              dep = test(ctx, a, b, level);
+            } catch (const isl::exception &e) {
+              failure = islMessage(e);
+            }
+          if (!failure.empty()) {
+            // Nothing is known about this pair: say so, never a dependence that was not found.
             dep = Dependence{int(level), a.array, false, false, b.stmt->loc,
-                             describe(a, b, level, false), a.stmt->loc};
+                             couldNotAnalyze(a, b, level, failure), a.stmt->loc};
+            dep->failed = true;
           }
           if (dep) out.push_back(*dep);
         }

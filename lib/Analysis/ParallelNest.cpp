@@ -76,21 +76,62 @@ void checkBounds(const std::vector<Stmt> &loops, const Kernel &k) {
   }
 }
 
+// The first statement of `s` that may read `v` before `s` has assigned it on every path
+// (`defined`: assigned on every path so far); null if there is none. A loop may run zero
+// times, so what it assigns counts inside it only; an if's branches count after it when both
+// assign. A declaration of another `v` (shadowing) counts as a read: kept simple.
+Stmt exposedRead(const Stmt &s, const std::string &v, bool &defined) {
+  if (!s || s->kind == StmtKind::Comment) return nullptr;
+  auto reads = [&](std::initializer_list<Expr> es) {
+    bool r = false;
+    for (const Expr &e : es) r |= e && mentions(e, v);
+    return r && !defined;
+  };
+  switch (s->kind) {
+  case StmtKind::Block:
+    for (const Stmt &c : s->stmts)
+      if (Stmt r = exposedRead(c, v, defined)) return r;
+    return nullptr;
+  case StmtKind::Assign:
+    if (s->name != v) return reads({s->value}) ? s : nullptr;
+    if (s->op != "=" && !defined) return s;
+    if (reads({s->value})) return s;
+    defined = true;
+    return nullptr;
+  case StmtKind::Store: {
+    bool r = reads({s->value});
+    for (const Expr &i : s->indices) r |= reads({i});
+    return r ? s : nullptr;
+  }
+  case StmtKind::Decl:
+    return s->name == v || reads({s->value, s->arraySize}) ? s : nullptr;
+  case StmtKind::If: {
+    if (reads({s->cond})) return s;
+    bool inThen = defined, inElse = defined;
+    if (Stmt r = exposedRead(s->body, v, inThen)) return r;
+    if (Stmt r = exposedRead(s->elseBody, v, inElse)) return r;
+    defined = inThen && inElse;
+    return nullptr;
+  }
+  case StmtKind::For:
+  case StmtKind::While: {
+    if (s->kind == StmtKind::For && s->name == v) return s;
+    if (reads({s->min, s->end, s->step, s->cond})) return s;
+    bool inBody = defined;
+    return exposedRead(s->body, v, inBody);
+  }
+  default:
+    return nullptr;
+  }
+}
+
 // A scalar declared before the nest is private to each iteration if every iteration of the
 // innermost perfectly nested loop assigns it before reading it (then it is private to the
-// iterations of every loop around that one too).
-bool privateScalar(const std::string &v, const Stmt &innermostBody) {
-  std::vector<Stmt> body = innermostBody->kind == StmtKind::Block ? innermostBody->stmts
-                                                                   : std::vector<Stmt>{innermostBody};
-  for (const Stmt &s : body) {
-    if (s->kind == StmtKind::Assign && s->name == v && s->op == "=" && !mentions(s->value, v))
-      return true;  // defined first: private
-    bool touches = false;
-    visitStmt(s, [&](const Stmt &n) { touches |= (n->kind == StmtKind::Assign && n->name == v); },
-              [&](const Expr &e) { touches |= mentions(e, v); });
-    if (touches) return false;
-  }
-  return true;
+// iterations of every loop around that one too); else the statement that may read the value
+// of an earlier iteration.
+Stmt carriedRead(const std::string &v, const Stmt &innermostBody) {
+  bool defined = false;
+  return exposedRead(innermostBody, v, defined);
 }
 
 // break/continue that would leave a parallel loop's iteration: once the loop is spread over
@@ -120,6 +161,7 @@ bool mentionsInStmt(const Stmt &s, const std::string &v) {
 struct Blocker {
   SourceLoc loc;
   std::string message;
+  bool unknown = false;  // the analysis failed: nothing was found, nothing proven
   explicit operator bool() const { return !message.empty(); }
 };
 
@@ -155,6 +197,7 @@ private:
     if (asserted(level)) return {};
     for (const Dependence &d : deps) {
       if (d.level != int(level)) continue;
+      if (d.failed) return {d.loc, d.message, true};
       if (!d.commutative)
         return {d.loc, "loop '" + candidates[level]->name + "' carries a dependence: " + d.message};
       if (!atomicsOk)
@@ -238,7 +281,8 @@ void Legality::classifyScalars() {
       assigned |= (n->kind == StmtKind::Assign || n->kind == StmtKind::Decl) && n->name == d->name;
     });
     if (!assigned) continue;  // read-only: every iteration reads the same value
-    if (privateScalar(d->name, innermost)) {
+    Stmt carried = carriedRead(d->name, innermost);
+    if (!carried) {
       for (const Stmt &e : epilogue)
         if (mentionsInStmt(e, d->name)) lastValues.insert(d->name);
       continue;
@@ -251,8 +295,12 @@ void Legality::classifyScalars() {
     std::string why = "scalar '" + d->name + "' carries a value from one iteration of the "
                       "parallel loop to the next (it is used before it is assigned in the loop "
                       "body); declare and initialize it inside the loop";
-    if (use.blocker && use.blocker->loc.valid())  // the statement that reads the carried value
-      why += " (" + use.blocker->loc.str() + " reads the value of the previous iteration)";
+    // The statement that reads the carried value; for an update (s += x[i]) that would be a
+    // reduction, the statement that keeps it from being one (y[i] = s).
+    Stmt reader = carried->kind == StmtKind::Assign && carried->name == d->name && use.blocker
+                      ? use.blocker : carried;
+    if (reader->loc.valid())
+      why += " (" + reader->loc.str() + " reads the value of the previous iteration)";
     if (use.op && !d->value)
       why = "scalar '" + d->name + "' is reduced with " + *use.op + " in the loop but has no "
             "initial value; initialize it where it is declared";
@@ -353,7 +401,9 @@ Kernel Legality::sequential(const Blocker &why) {
   Stmt wrapper = withLoc(forLoop(name, Type::of(ScalarKind::Int), intImm(0), extent, intImm(1),
                                  block(body), LoopKind::Parallel),
                          nest->loc);
-  out.body = withLoc(block({comment("sequential: " + why.loc.str() + " carries a dependence; " +
+  out.body = withLoc(block({comment("sequential: " + why.loc.str() +
+                                    (why.unknown ? " could not be analyzed; "
+                                                 : " carries a dependence; ") +
                                     what),
                             wrapper}),
                      k.body->loc);
@@ -404,6 +454,10 @@ Kernel Legality::run() {
                : options.matrix2D    ? (*options.matrix2D ? 2 : 1) : 0;
   Blocker stop = depth < candidates.size() ? blocker(depth, true) : Blocker{};
   if (depth == 0 || (forced > 0 && depth < size_t(forced))) {
+    if (!keepSequential && stop.unknown)
+      throw CompileError(stop.loc, stop.message + "; it is not run in parallel without the "
+                                   "analysis (set on_dependence: sequential to run it in one "
+                                   "thread, or assume_parallel if it is parallel)");
     if (!keepSequential)
       throw CompileError(stop.loc, stop.message + "; it cannot run in parallel (set "
                                    "on_dependence: sequential to run it in one thread)");
@@ -459,7 +513,8 @@ Kernel Legality::run() {
       for (const Dependence &d : deps)
         if (d.level == int(l)) {
           diags.warning(candidates[l]->loc, "loop '" + candidates[l]->name + "' is asserted "
-                        "parallel, overriding the dependence analysis, which found: " + d.message);
+                        "parallel, overriding the dependence analysis, which " +
+                                              (d.failed ? "failed: " : "found: ") + d.message);
           break;
         }
       body.push_back(comment("asserted parallel: loop " + candidates[l]->name));

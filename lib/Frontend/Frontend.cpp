@@ -344,10 +344,18 @@ private:
   void append(std::vector<ir::Stmt> &body, const Stmt *s) {
     ir::Stmt c = convertStmt(s);
     if (!c) return;
-    if (llvm::isa<DeclStmt>(s) && c->kind == ir::StmtKind::Block)
+    if ((llvm::isa<DeclStmt>(s) || chainedAssignment(s)) && c->kind == ir::StmtKind::Block)
       body.insert(body.end(), c->stmts.begin(), c->stmts.end());
     else
       body.push_back(c);
+  }
+
+  // The inner assignment of a statement `a = b = k;` (a compound one too), or null.
+  static const BinaryOperator *chainedAssignment(const Stmt *s) {
+    const auto *b = llvm::dyn_cast<BinaryOperator>(s);
+    if (!b || !b->isAssignmentOp()) return nullptr;
+    const auto *inner = llvm::dyn_cast<BinaryOperator>(b->getRHS()->IgnoreParenImpCasts());
+    return inner && inner->isAssignmentOp() ? inner : nullptr;
   }
 
   ir::Stmt convertStmt(const Stmt *s) {
@@ -405,6 +413,17 @@ private:
             loc(vd->getLocation())));
       }
       return decls.size() == 1 ? decls[0] : ir::block(decls);
+    }
+    if (const BinaryOperator *inner = chainedAssignment(s)) {
+      // a = b = k: b = k first, then a = b (the value of the inner assignment is b's new value).
+      const auto *b = llvm::cast<BinaryOperator>(s);
+      ir::Stmt first = convertStmt(inner);
+      std::vector<ir::Stmt> stmts =
+          first->kind == ir::StmtKind::Block ? first->stmts : std::vector<ir::Stmt>{first};
+      stmts.push_back(ir::withLoc(convertUpdate(b->getLHS(), b->getOpcodeStr().str(),
+                                                convertExpr(inner->getLHS())),
+                                  loc(b->getBeginLoc())));
+      return ir::block(std::move(stmts));
     }
     if (const auto *b = llvm::dyn_cast<BinaryOperator>(s)) {
       if (b->isAssignmentOp()) {

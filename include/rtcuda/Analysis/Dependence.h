@@ -23,6 +23,9 @@ struct Dependence {
   ir::SourceLoc loc;        // the statement to name: the later access of the two
   std::string message;      // "'a[i] = a[i - 1] + b[i];' reads a[i - 1], written by ..."
   ir::SourceLoc otherLoc;   // the statement of the other access (rtcuda explain shows both)
+  // isl failed on these accesses (message says "could not analyze ..." with isl's message):
+  // nothing is known, the loop is not run in parallel unless the user asserts it.
+  bool failed = false;
 };
 
 // The dependences carried by each loop of `loops` (a perfect nest, outermost first, loops[0]
