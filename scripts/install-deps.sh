@@ -3,7 +3,7 @@
 # /usr/local/cuda). Does nothing when everything is already installed.
 set -euo pipefail
 packages=(cmake ninja-build g++ python3 llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19
-          llvm-19-tools libyaml-cpp-dev nlohmann-json3-dev libgtest-dev googletest libisl-dev
+          libclang-rt-19-dev llvm-19-tools libyaml-cpp-dev nlohmann-json3-dev libgtest-dev googletest libisl-dev
           tidy chromium)  # tidy and chromium: the explain report's HTML5 and browser tests
 missing=()
 for p in "${packages[@]}"; do

@@ -278,7 +278,7 @@ def main():
                     same = same and got == expected[n]
             if same:
                 counts["refused-parallel"] += 1
-            detail = err.strip().split("\n")[0]
+            detail = ("(perhaps parallel) " if same else "") + err.strip().split("\n")[0]
         elif status != 0:
             verdict, detail = "crash", "translate status %d: %s" % (status, err.strip()[-300:])
         else:
