@@ -2,6 +2,7 @@
 // the HTML report (lib/Explain, docs/explain.md). translate --explain uses the same recorder.
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Paths.h"
 
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/Support/Files.h"
@@ -57,7 +58,7 @@ bool ExplainRecorder::render(const std::string &config, const Translation &t,
     in.tuningReportName = displayPath(tuningReport.string());
   }
   // Links to the pass pages: the project's docs folder, relative to where the report lies.
-  fs::path docs = RTCUDA_DOCS_DIR;
+  fs::path docs = toolPaths().docs;
   fs::path from = fs::absolute(reportPath, ec).parent_path();
   in.docsHref = fs::relative(docs, from, ec).generic_string();
   if (ec || in.docsHref.empty()) in.docsHref = docs.generic_string();

@@ -2,6 +2,7 @@
 #include "Batch.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "Paths.h"
 
 #include "rtcuda/Verify/Verify.h"
 
@@ -13,18 +14,13 @@ namespace rtcuda {
 namespace cl = llvm::cl;
 
 static EmulationToolchain toolchain() {
+  const ToolPaths &paths = toolPaths();
   EmulationToolchain t;
-  t.emuInclude = RTCUDA_EMU_INCLUDE_DIR;
-  t.verifyInclude = RTCUDA_VERIFY_INCLUDE_DIR;
-  t.emuAsanLib = RTCUDA_EMU_ASAN_LIB;
-  t.emuTsanLib = RTCUDA_EMU_TSAN_LIB;
-  std::string rtapi = RTCUDA_RTAPI_CPU_LIBS;
-  for (size_t start = 0; start < rtapi.size();) {
-    size_t end = rtapi.find('|', start);
-    if (end == std::string::npos) end = rtapi.size();
-    if (end > start) t.rtapiCpuLibs.push_back(rtapi.substr(start, end - start));
-    start = end + 1;
-  }
+  t.emuInclude = paths.emuInclude;
+  t.verifyInclude = paths.verifyInclude;
+  t.emuAsanLib = paths.emuAsanLib;
+  t.emuTsanLib = paths.emuTsanLib;
+  t.rtapiCpuLibs = paths.rtapiCpuLibs;
   return t;
 }
 

@@ -1,5 +1,6 @@
 // rtcuda: sequential C loop nests → CUDA.
 #include "Commands.h"
+#include "Paths.h"
 
 #include "rtcuda/CodeGen/CodeGen.h"
 #include "rtcuda/Frontend/Frontend.h"
@@ -45,7 +46,7 @@ namespace {
 int dispatch(int argc, char **argv) {
   using namespace rtcuda;
   setClangResourceDir(RTCUDA_CLANG_RESOURCE_DIR);
-  setRuntimeDirs(RTCUDA_RUNTIME_INCLUDE_DIR, RTCUDA_RTAPI_INCLUDE_DIR);
+  setRuntimeDirs(toolPaths().runtimeInclude, toolPaths().rtapiInclude);
   if (argc < 2) {
     usage(std::cerr);
     return cli::ExitUsage;
