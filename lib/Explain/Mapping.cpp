@@ -26,7 +26,8 @@ struct Setup {
 };
 
 // Sizes that make the parallel loops about 8 x 8 (one loop: about 40, so several blocks show),
-// BLOCKSIZE 16, and 2 for every other tuning parameter that may be 2.
+// BLOCKSIZE 16, and for every other tuning parameter its smallest value from 2 up (the default
+// when it has none, as 0/1 switches).
 bool chooseSetup(const KernelView &k, Setup &s) {
   const LoweredKernel &lk = *k.lowered;
   const StepSnapshot *front = findStep(k, "Frontend");
@@ -80,10 +81,12 @@ bool chooseSetup(const KernelView &k, Setup &s) {
   }
   for (const TuningParam &t : lk.kernel.tuning) {
     int v = t.defaultValue;
+    // The smallest value from 2 up: several results per thread, small tiles (more rounds).
+    int smallest = 0;
+    for (int x : t.values)
+      if (x >= 2 && (smallest == 0 || x < smallest)) smallest = x;
     if (t.name == "BLOCKSIZE") v = 16;
-    else
-      for (int x : t.values)
-        if (x == 2) v = 2;
+    else if (smallest) v = smallest;
     s.ints[t.macro] = v;
     s.pointText += (s.pointText.empty() ? "" : ", ") + t.name + " " + std::to_string(v);
   }
