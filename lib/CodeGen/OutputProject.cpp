@@ -100,14 +100,39 @@ json kernelEntry(const LoweredKernel &lk) {
 }  // namespace
 
 std::string manifest(const Options &options, const ParsedProgram &program,
-                     const std::vector<LoweredKernel> &kernels, bool hasMain) {
+                     const std::vector<LoweredKernel> &kernels, bool hasMain,
+                     const std::vector<LoweredKernel> &functions,
+                     const std::map<std::string, std::string> &parentOf) {
   json sources = json::array();
   for (const std::string &f : options.kernelFiles)
     sources.push_back("src/" + fs::path(f).filename().string());
   json references = json::array();
   for (const ReferenceSource &r : program.references) references.push_back("reference/" + r.fileName);
   json list = json::array();
-  for (const LoweredKernel &k : kernels) list.push_back(kernelEntry(k));
+  for (const LoweredKernel &k : kernels)
+    if (!parentOf.count(k.kernel.name)) list.push_back(kernelEntry(k));
+  // Outlined functions: verified as a whole against the C function (their kernels have no C
+  // function of their own), so they are not in "kernels", which the tuner reads.
+  json outlined = json::array();
+  for (const LoweredKernel &f : functions) {
+    json entry = kernelEntry(f);
+    // A scalar that bounds any loop sizes the problem (a time loop's step count too).
+    std::set<std::string> sizes;
+    ir::visitStmt(f.kernel.body, [&](const ir::Stmt &s) {
+      if (s->kind != ir::StmtKind::For) return;
+      for (const ir::Expr &b : {s->min, s->end})
+        for (const std::string &v : ir::varsOf(b)) sizes.insert(v);
+    });
+    for (json &p : entry["params"])
+      if (p["kind"] == "scalar" && sizes.count(p["name"].get<std::string>())) p["role"] = "size";
+    json parts = json::array();
+    for (const LoweredKernel &k : kernels) {
+      auto parent = parentOf.find(k.kernel.name);
+      if (parent != parentOf.end() && parent->second == f.kernel.name) parts.push_back(kernelEntry(k));
+    }
+    entry["outlined_kernels"] = parts;
+    outlined.push_back(entry);
+  }
   json m = {{"format", "rtcuda-manifest"},
             {"version", 1},
             {"config", "src/" + fs::path(options.configPath).filename().string()},
@@ -116,7 +141,8 @@ std::string manifest(const Options &options, const ParsedProgram &program,
             {"main", hasMain ? "main.cu" : ""},
             {"memory", options.memory},
             {"arch", options.arch},
-            {"kernels", list}};
+            {"kernels", list},
+            {"functions", outlined}};
   return m.dump(2) + "\n";
 }
 

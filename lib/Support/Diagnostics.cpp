@@ -6,6 +6,7 @@ namespace rtcuda {
 
 void Diagnostics::emit(const std::string &where, const char *severity,
                        const std::string &message) {
+  if (quiet) return;
   std::cerr << (where.empty() ? std::string("rtcuda") : where) << ": " << severity << ": "
             << message << "\n";
 }

@@ -96,7 +96,7 @@ Manifest readManifest(const std::string &outDir) {
     m.main = c.file("main", j.value("main", ""), true);
     m.memory = c.identifier("memory", j.value("memory", "explicit"));
     m.arch = c.identifier("arch", j.value("arch", "sm_90"));
-    for (const json &k : j.at("kernels")) {
+    auto entry = [&](const json &k) {
       ManifestKernel mk;
       mk.name = c.identifier("kernels[].name", k.at("name"));
       std::string where = "kernel " + mk.name + ": ";
@@ -129,8 +129,10 @@ Manifest readManifest(const std::string &outDir) {
         mk.tuning.push_back({c.identifier(where + "tuning", name),
                              c.identifier(where + "tuning." + name + ".macro", t.at("macro")),
                              t.at("values").get<std::vector<int>>(), t.at("default")});
-      m.kernels.push_back(mk);
-    }
+      return mk;
+    };
+    for (const json &k : j.at("kernels")) m.kernels.push_back(entry(k));
+    for (const json &f : j.value("functions", json::array())) m.functions.push_back(entry(f));
     return m;
   } catch (const json::exception &e) {
     throw ManifestError(path + ": error: malformed manifest: " + e.what());

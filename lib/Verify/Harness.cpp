@@ -137,12 +137,12 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
       << "  if ((size_t)(COUNT) > 49152 / sizeof(T)) { \\\n"
       << "    fprintf(stderr, \"rtcuda verify: shared array %s exceeds 48 KB\\n\", #NAME); abort(); }\n"
       << "// Tuning macros as variables: one build covers every point.\n";
-  for (const ManifestKernel &k : m.kernels)
+  for (const ManifestKernel &k : m.verified())
     for (const ManifestTuning &t : k.tuning)
       out << "static int rtcuda_verify_" << t.macro << " = " << t.defaultValue << ";\n#define "
           << t.macro << " rtcuda_verify_" << t.macro << "\n";
   out << "#include \"launch.cuh\"\n\n// The sequential C functions (reference/), renamed.\n";
-  for (const ManifestKernel &k : m.kernels) {
+  for (const ManifestKernel &k : m.verified()) {
     out << "extern \"C\" void rtcuda_ref_" << k.name << "(";
     for (size_t i = 0; i < k.params.size(); ++i) {
       const ManifestParam &p = k.params[i];
@@ -150,7 +150,7 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
     }
     out << ");\n";
   }
-  for (const ManifestKernel &k : m.kernels) emitKernel(out, k, options);
+  for (const ManifestKernel &k : m.verified()) emitKernel(out, k, options);
   out << "\nint main(int argc, char **argv) {\n"
       << "  rtcuda_verify::Session s;\n"
       << "  for (int i = 1; i + 1 < argc; i += 2) {\n"
@@ -163,9 +163,9 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
       << "    else if (flag == \"--point\") s.pointFilter[name] = (int)number;\n"
       << "  }\n"
       << "  s.rng.seed(s.seed);\n";
-  for (const ManifestKernel &k : m.kernels) out << "  verify_" << k.name << "(s);\n";
+  for (const ManifestKernel &k : m.verified()) out << "  verify_" << k.name << "(s);\n";
   out << "  printf(\"harness: %d kernel(s) %lld point(s) %zu size(s) %lld mismatch(es)\\n\", "
-      << m.kernels.size() << ", s.points, s.sizeBases.size(), s.mismatches);\n"
+      << m.verified().size() << ", s.points, s.sizeBases.size(), s.mismatches);\n"
       << "  return s.mismatches ? 1 : 0;\n}\n";
   return out.str();
 }

@@ -47,7 +47,7 @@ bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const
                        const std::string &sanitize, const std::string &tag,
                        std::vector<std::string> &objects) {
   Args renames;
-  for (const ManifestKernel &k : m.kernels) renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
+  for (const ManifestKernel &k : m.verified()) renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
   for (const std::string &ref : m.referenceSources) {
     fs::path object = work / (fs::path(ref).stem().string() + "-" + tag + ".o");
     std::string log = (work / "reference.log").string();
@@ -159,7 +159,7 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
     failed |= races != 0;
   }
   size_t points = 0;
-  for (const ManifestKernel &k : m.kernels) {
+  for (const ManifestKernel &k : m.verified()) {
     size_t n = 0;
     for (const auto &p : verifyPoints(k, options.maxPointsPerKernel)) {
       bool selected = true;
@@ -177,7 +177,7 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << "rtcuda verify: " << seconds << " s\n";
   long long shown = mismatches < 0 ? 1 : mismatches;
-  std::cout << "verified " << m.kernels.size() << " kernel(s) at " << points
+  std::cout << "verified " << m.verified().size() << " kernel(s) at " << points
             << " parameter point(s) and " << options.sizeBases.size() << " size(s): "
             << (failed && shown == 0 ? 1 : shown) << " mismatch(es)\n";
   return failed ? 1 : 0;

@@ -22,6 +22,7 @@ struct Translation {
   ParsedProgram program;
   std::vector<KernelSource> sources;  // the kernels lowered, in order (explain shows each)
   std::vector<LoweredKernel> kernels;
+  OutlinedProgram outlined;           // functions outlined into several kernels (Outline.cpp)
   FileSet files;
 };
 // Config → lowered kernels and output files (errors reported through `diags`). The command

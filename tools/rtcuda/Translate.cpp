@@ -78,12 +78,19 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   // 3. Passes, kernel by kernel (the host program's calls tell which arrays may alias).
   std::map<std::string, CallSites> callSites = analyzeCallSites(options, program, diags);
   std::vector<LoweredKernel> &kernels = t.kernels;
-  t.sources = program.kernels;
+  // A function that is more than one parallel nest becomes several kernels and a host function.
+  t.outlined = outlineProgram(program.kernels, diags);
+  t.sources = t.outlined.sources;
   for (const KernelSource &source : t.sources) {
     try {
-      auto sites = callSites.find(source.kernel.name);
-      LoweredKernel k = lowerKernel(source, diags, dump,
-                                    sites == callSites.end() ? nullptr : &sites->second);
+      auto parent = t.outlined.parentOf.find(source.kernel.name);
+      auto sites = callSites.find(parent == t.outlined.parentOf.end() ? source.kernel.name
+                                                                       : parent->second);
+      // A one-thread kernel's wrapper loop is asserted parallel: no warning for the user.
+      Diagnostics quiet;
+      quiet.quiet = true;
+      LoweredKernel k = lowerKernel(source, t.outlined.singleThread(source.kernel.name) ? quiet : diags,
+                                    dump, sites == callSites.end() ? nullptr : &sites->second);
       for (const auto &[array, f] : k.footprints)
         if ((f.read || f.written) && !f.elements)
           throw CompileError(k.kernel.findParam(array)->loc,
@@ -98,7 +105,7 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
       diags.error(e.loc, e.what());
     }
   }
-  checkReservedNames(kernels, diags);
+  checkReservedNames(userNamedKernels(kernels, t.outlined), diags);
   if (diags.errors()) return false;
   // Two kernels must not share a macro.
   for (size_t i = 0; i < kernels.size(); ++i)
@@ -115,11 +122,25 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   files["kernel.cu"] = kernelFile(kernels);
   files["launch.cuh"] = launchHeader(kernels);
   for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
+  // main.c calls the kernels it named and the outlined functions' host functions.
+  std::vector<LoweredKernel> called, shells;
+  for (const LoweredKernel &k : kernels)
+    if (!t.outlined.parentOf.count(k.kernel.name)) called.push_back(k);
+  try {
+    for (const OutlinedFunction &f : t.outlined.functions) {
+      files["launch.cuh"] += hostFunction(f, kernels) + "\n";
+      shells.push_back(functionShell(f, kernels));
+    }
+  } catch (const CompileError &e) {
+    diags.error(e.loc, e.what());
+    return false;
+  }
+  called.insert(called.end(), shells.begin(), shells.end());
   bool hasMain = !options.mainFile.empty();
-  if (hasMain && !rewriteHost(options, program, kernels, diags, files["main.cu"])) return false;
+  if (hasMain && !rewriteHost(options, program, called, diags, files["main.cu"])) return false;
   bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
   files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
-  files["manifest.json"] = manifest(options, program, kernels, hasMain);
+  files["manifest.json"] = manifest(options, program, kernels, hasMain, shells, t.outlined.parentOf);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
   if (usesRtapi)
     files["runtime/rtcuda_rtapi.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_rtapi.h");
@@ -212,6 +233,9 @@ int translateProgram(const std::string &config, const std::string &outDir,
     std::cout << "; " << bs.macro << "=" << bs.defaultValue << " (" << points
               << " tuning points)\n";
   }
+  for (const OutlinedFunction &f : t.outlined.functions)
+    std::cout << "  " << f.function.name << ": outlined into " << f.kernels.size()
+              << " kernel(s), launched by its host function\n";
   std::cout << "  files: kernel.cu" << (t.options.mainFile.empty() ? "" : " main.cu")
             << " <kernel>_params.h CMakeLists.txt manifest.json"
             << (explain && explainFile.empty() ? " explain.html" : "") << "\n";

@@ -5,6 +5,7 @@
 #include "rtcuda/Config/Options.h"
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/Support/Diagnostics.h"
+#include "rtcuda/Transforms/Outline.h"
 #include "rtcuda/Transforms/Pipeline.h"
 
 #include <map>
@@ -58,9 +59,24 @@ struct HostSummary {
 };
 HostSummary hostSummary(const Options &options, const ParsedProgram &program, Diagnostics &diags);
 
-// The manifest: what verify and the tuner read (JSON text).
+// The host function of an outlined function: rtcuda_launch_<name>(where, args...), which
+// copies its arrays to the device once and launches its kernels (HostFunction.cpp), and the
+// function under its own name.
+std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKernel> &kernels);
+// An outlined function seen as one kernel by main.cu and verify: its parameters and
+// footprints, the tuning parameters of all its kernels (named by their macros), its remarks.
+LoweredKernel functionShell(const OutlinedFunction &f, const std::vector<LoweredKernel> &kernels);
+// What the user named: the kernels that were not outlined and each outlined function as one
+// kernel (its kernels contribute their macro prefixes), for checkReservedNames.
+std::vector<LoweredKernel> userNamedKernels(const std::vector<LoweredKernel> &kernels,
+                                            const OutlinedProgram &outlined);
+
+// The manifest: what verify and the tuner read (JSON text). `functions` are the outlined
+// functions' shells; `parentOf` maps each outlined kernel to its function.
 std::string manifest(const Options &options, const ParsedProgram &program,
-                     const std::vector<LoweredKernel> &kernels, bool hasMain);
+                     const std::vector<LoweredKernel> &kernels, bool hasMain,
+                     const std::vector<LoweredKernel> &functions = {},
+                     const std::map<std::string, std::string> &parentOf = {});
 
 // CMakeLists.txt of the output project.
 std::string projectCMake(const std::string &program, const Options &options, bool hasMain,

@@ -25,6 +25,7 @@ public:
   void note(const ir::SourceLoc &loc, const std::string &message);
   int errors() const { return errorCount; }
   bool showRemarks = false;
+  bool quiet = false;  // counts but prints nothing (analyses that only probe)
 
 private:
   void emit(const std::string &where, const char *severity, const std::string &message);

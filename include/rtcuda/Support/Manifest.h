@@ -37,6 +37,15 @@ struct Manifest {
   std::vector<std::string> kernelSources, referenceSources;
   std::string main, memory, arch;
   std::vector<ManifestKernel> kernels;
+  // Outlined functions (several kernels and a host function): verified as a whole through
+  // their host function, not tuned as one kernel.
+  std::vector<ManifestKernel> functions;
+  // What verify checks against a C function: the kernels, then the outlined functions.
+  std::vector<ManifestKernel> verified() const {
+    std::vector<ManifestKernel> all = kernels;
+    all.insert(all.end(), functions.begin(), functions.end());
+    return all;
+  }
 };
 
 class ManifestError : public std::runtime_error {
