@@ -18,6 +18,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 
+#include <optional>
 #include <set>
 
 namespace rtcuda {
@@ -106,27 +107,64 @@ private:
     return found;
   }
 
-  // Locals assigned values that depend on the strip (directly or through other such locals).
+  // Locals assigned values that depend on the strip (directly or through other such locals),
+  // or assigned under control that depends on it (if (A[i][j] > 0) c++; while (A[i][t] < 5)
+  // t++;): each iteration of the strip owns its value, so each gets its own copy.
   void findExpanded(const Stmt &body) {
     bool changed = true;
     while (changed) {
       changed = false;
-      visitStmt(body, [&](const Stmt &s) {
-        if (expanded.count(s->name)) return;
-        bool value = s->value && dependsExpr(s->value);
-        bool index = false;
-        for (const Expr &i : s->indices) index |= dependsExpr(i);
-        // Only variables of the body: a scalar declared before the nest (a reduction) stays
-        // one per thread.
-        bool local = s->kind == StmtKind::Decl ||
-                     (s->kind == StmtKind::Assign && declaredIn(s->name, body)) ||
-                     (s->kind == StmtKind::Store && isLocalArray(s->name, body));
-        if (local && (value || index)) {
-          expanded.insert(s->name);
-          changed = true;
-        }
+      expandIn(body, body, {}, changed);
+    }
+  }
+
+  // `owned`: locals declared inside the strip-dependent statement that controls `s` (private
+  // to each iteration already: that statement runs once per iteration); null when no
+  // enclosing condition depends on the strip.
+  void expandIn(const Stmt &s, const Stmt &body, const std::optional<std::set<std::string>> &owned,
+                bool &changed) {
+    if (!s) return;
+    bool value = s->value && dependsExpr(s->value);
+    bool index = false;
+    for (const Expr &i : s->indices) index |= dependsExpr(i);
+    // Only variables of the body: a scalar declared before the nest (a reduction) stays one
+    // per thread.
+    bool local = s->kind == StmtKind::Decl ||
+                 (s->kind == StmtKind::Assign && declaredIn(s->name, body)) ||
+                 (s->kind == StmtKind::Store && isLocalArray(s->name, body));
+    bool controlled = owned && s->kind != StmtKind::Decl && !owned->count(s->name);
+    if (local && !expanded.count(s->name) && (value || index || controlled)) {
+      expanded.insert(s->name);
+      changed = true;
+    }
+    std::optional<std::set<std::string>> inner = owned;
+    bool control = (s->kind == StmtKind::If || s->kind == StmtKind::While)
+                       ? dependsExpr(s->cond)
+                       : s->kind == StmtKind::For &&
+                             (dependsExpr(s->min) || dependsExpr(s->end) || dependsExpr(s->step));
+    // A loop that may leave early (break, continue): what its body assigns after the jump
+    // depends on the jump's condition; conservatively, every iteration owns it.
+    if ((s->kind == StmtKind::For || s->kind == StmtKind::While) && ownJump(s->body)) control = true;
+    if (control && !inner) {
+      inner.emplace();
+      visitStmt(s, [&](const Stmt &n) {
+        if (n->kind == StmtKind::Decl) inner->insert(n->name);
       });
     }
+    for (const Stmt &c : s->stmts) expandIn(c, body, inner, changed);
+    expandIn(s->body, body, inner, changed);
+    expandIn(s->elseBody, body, inner, changed);
+  }
+
+  // break or continue of loop `s` itself (not of a loop nested in it): a loop that holds one
+  // cannot be shared by the strip, the jump would leave the strip's loop instead.
+  static bool ownJump(const Stmt &s) {
+    if (!s) return false;
+    if (s->kind == StmtKind::Break || s->kind == StmtKind::Continue) return true;
+    if (s->kind == StmtKind::For || s->kind == StmtKind::While) return false;
+    for (const Stmt &c : s->stmts)
+      if (ownJump(c)) return true;
+    return ownJump(s->body) || ownJump(s->elseBody);
   }
 
   static bool isLocalArray(const std::string &name, const Stmt &body) {
@@ -140,6 +178,12 @@ private:
   // A statement for iteration f: expanded locals become their f-th element.
   Stmt instantiate(const Stmt &s) const {
     Expr fv = var(f, kInt);
+    // Locals declared inside `s` run once per iteration with it: private already, kept scalar.
+    std::set<std::string> expanded = this->expanded;
+    if (s->kind != StmtKind::Decl)
+      visitStmt(s, [&](const Stmt &n) {
+        if (n->kind == StmtKind::Decl) expanded.erase(n->name);
+      });
     auto rewriteExpr = [&](const Expr &e) -> Expr {
       if (e->kind == ExprKind::Var && expanded.count(e->name))
         return load(e->name, {fv}, e->type);
@@ -187,7 +231,7 @@ private:
         flush(pending, out);
         for (const Stmt &c : jamBlock(s->stmts)) out.push_back(c);
       } else if (s->kind == StmtKind::For && !dependsExpr(s->min) && !dependsExpr(s->end) &&
-                 !dependsExpr(s->step)) {
+                 !dependsExpr(s->step) && !(depends(s->body) && ownJump(s->body))) {
         flush(pending, out);
         auto copy = std::make_shared<StmtNode>(*s);
         copy->body = block(jamBlock(statementsOf(s->body)));
@@ -252,8 +296,14 @@ StripView viewStrip(const Stmt &loop) {
     v.header.push_back(body[i]);
     v.names.insert(body[i]->name);
   }
-  if (i + 1 == body.size() && body[i]->kind == StmtKind::If && !body[i]->elseBody &&
-      mentionsAny(body[i]->cond, v.names)) {
+  // The guard is the one the strip was built with, `v < end` on the strip's index; a user's
+  // `if` that depends on the row (if (i > 5), if (A[i][k] > 0)) left alone after a pass
+  // dropped the guard is not one (later passes would evaluate it for the first row only).
+  const Expr *c = i + 1 == body.size() && body[i]->kind == StmtKind::If && !body[i]->elseBody
+                      ? &body[i]->cond : nullptr;
+  bool guard = c && (*c)->kind == ExprKind::Binary && (*c)->name == "<" &&
+               (*c)->operands[0]->kind == ExprKind::Var && v.names.count((*c)->operands[0]->name);
+  if (guard) {
     v.guard = body[i]->cond;
     flatten(body[i]->body, v.rest);
   } else {
