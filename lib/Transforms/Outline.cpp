@@ -120,6 +120,7 @@ public:
 
   bool parallelWork = false;
   std::vector<std::string> singleThread;
+  std::string firstRefusal;  // why the first loop that is not parallel is not
 
 private:
   const KernelSource &source;
@@ -429,6 +430,8 @@ private:
           host.push_back(launch(adopt(std::move(*k)), s->loc));
           continue;
         }
+        if (firstRefusal.empty())
+          firstRefusal = "loop '" + s->name + "' (" + s->loc.str() + "): " + why;
         scalars[s->name] = s->type;  // the loop's variable, for the kernels inside it
         if (hostExpr(s->min) && hostExpr(s->end) && hasParallelLoop(s->body)) {
           flush();
@@ -563,7 +566,8 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   OutlinedFunction f = outliner.run();
   if (!outliner.parallelWork) {
     if (refusal) throw *refusal;
-    throw CompileError(k.loc, "function '" + k.name + "': no loop of it can run in parallel");
+    throw CompileError(k.loc, "function '" + k.name + "': no loop of it can run in parallel; " +
+                                  outliner.firstRefusal);
   }
   for (KernelSource &m : made) kernels.push_back(std::move(m));
   f.singleThread = outliner.singleThread;

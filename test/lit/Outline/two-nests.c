@@ -15,7 +15,7 @@
 // REMARK: {{.*}}kernel.c:1:6: remark: kernel 'mm2_1': the loop nest at {{.*}}kernel.c:5:3 runs in parallel
 // REMARK: {{.*}}kernel.c:1:6: remark: kernel 'mm2_2': the loop nest at {{.*}}kernel.c:11:3 runs in parallel
 //
-// HOST:      static inline void rtcuda_launch_mm2(const char *where, int ni, int nj, int nk, int nl, double alpha, double beta, double *tmp, double *A, double *B, double *C, double *D) {
+// HOST-LABEL: static inline void rtcuda_launch_mm2(const char *where, int ni, int nj, int nk, int nl, double alpha, double beta, double *tmp, double *A, double *B, double *C, double *D) {
 // HOST:        double *d_tmp = (double *)rtcuda_array_in(tmp, tmp_bytes, where);
 // HOST:        double *d_D = (double *)rtcuda_array_in(D, D_bytes, where);
 // HOST-NEXT:   rtcuda_launch_mm2_1_on_device(where, ni, nj, nk, nl, alpha, beta, d_tmp, d_A, d_B);
