@@ -47,7 +47,7 @@ void hostSection(Html &h, const KernelView &k, const ExplainInput &in) {
   for (const HostSummary::Call &c : in.host.calls)
     if (c.kernel == lk.kernel.name) calls.push_back(&c);
   if (calls.empty()) {
-    h.element("p", in.host.mainFile + " does not call this kernel.", attr("class", "mute"));
+    h.element("p", in.host.mainFile + " does not call this kernel directly (an outlined kernel is launched by its function's host function).", attr("class", "mute"));
     h.close().raw("\n");
     return;
   }

@@ -7,7 +7,8 @@
 #    the real matmul's manifest: the checker must fail;
 #  - translate --explain writes explain.html into the output folder;
 #  - after rtcuda-tune --model-only, explain on the output folder draws the tuning chart with the
-#    picked point.
+#    picked point;
+#  - a function of two nests, outlined into two kernels (test/lit/Outline/two-nests.c).
 # Usage: explain_examples.sh RTCUDA RTCUDA_TUNE SRC WORK
 set -uo pipefail
 rtcuda=$1 tune=$2 src=$3 work=$4
@@ -59,6 +60,21 @@ for cfg in $configs; do
     fail "$name: report"
   fi
 done
+
+# A function of two parallel nests, outlined into two kernels and a host function
+# (test/lit/Outline/two-nests.c): each kernel gets its report.
+mkdir -p "$work/outlined"
+awk -v dir="$work/outlined" '/^\/\/--- /{f = dir "/" $2; next} f {print > f}' "$src/test/lit/Outline/two-nests.c"
+if ! "$rtcuda" translate "$work/outlined/config.yaml" -o "$work/out/outlined" > "$work/outlined.log" 2>&1 \
+   || ! "$rtcuda" explain "$work/outlined/config.yaml" -o "$work/reports/outlined.html" >> "$work/outlined.log" 2>&1; then
+  fail "outlined: translate or explain"; cat "$work/outlined.log"
+elif [ "$(grep -c '<article class="kernel"' "$work/reports/outlined.html")" -lt 2 ]; then
+  fail "outlined: fewer than two kernels in the report"
+elif check outlined "$work/reports/outlined.html" "$work/out/outlined/manifest.json"; then
+  echo "ok    outlined: $(python3 -c "import json,sys; print('; '.join(k['name'] + ': ' + ', '.join(k['passes']) for f in json.load(open(sys.argv[1]))['functions'] for k in f['outlined_kernels']))" "$work/out/outlined/manifest.json")"
+else
+  fail "outlined: report"
+fi
 
 # The host side of cg: the kernels of its solver loop run in a resident loop, sub does not.
 if ! grep -q 'main.c:51: <strong>resident loop</strong>' "$work/reports/cg.html" \
