@@ -12,6 +12,7 @@
 // main.c may lack includes and prototypes (the original's examples do): it is parsed after a
 // prelude with the standard headers, the RT-API and the kernels' prototypes.
 #include "rtcuda/Frontend/ClangParse.h"
+#include "rtcuda/Frontend/SingleSource.h"
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/CodeGen/CodeGen.h"
 
@@ -58,7 +59,30 @@ public:
   bool usesRtapi = false;
   std::vector<std::pair<SourceLocation, std::string>> errors;
 
+  // A kernel the main file defines itself (a single-source program): kernel.cu has it now.
+  // The definition becomes a comment on as many lines, so main.cu keeps main.c's numbering.
+  bool TraverseFunctionDecl(FunctionDecl *fn) {
+    if (!inMain(fn->getLocation()) || !fn->doesThisDeclarationHaveABody() ||
+        !kernels.count(fn->getNameAsString()))
+      return RecursiveASTVisitor::TraverseFunctionDecl(fn);
+    SourceRange range(sm.getExpansionLoc(fn->getBeginLoc()), sm.getExpansionLoc(fn->getEndLoc()));
+    unsigned lines = sm.getPresumedLoc(range.getEnd()).getLine() -
+                     sm.getPresumedLoc(range.getBegin()).getLine();
+    rw.ReplaceText(range, "/* kernel '" + fn->getNameAsString() + "' is in kernel.cu */" +
+                              std::string(lines, '\n'));
+    return true;
+  }
+
   bool VisitFunctionDecl(FunctionDecl *fn) {
+    if (inMain(fn->getLocation()) && fn->doesThisDeclarationHaveABody())
+      for (const ParmVarDecl *p : fn->parameters())
+        if (p->getOriginalType()->isVariablyModifiedType())
+          errors.push_back({p->getLocation(),
+                            "parameter '" + p->getNameAsString() + "' of '" +
+                                fn->getNameAsString() + "' is a variable-length array; main.cu "
+                                "is compiled as C++, which has none: give it constant sizes or "
+                                "pass a pointer (PolyBench: leave POLYBENCH_USE_C99_PROTO "
+                                "undefined)"});
     if (!inMain(fn->getLocation()) || fn->doesThisDeclarationHaveABody()) return true;
     if (kernels.count(fn->getNameAsString())) {
       // kernel.cu defines it now, as a __global__ function.
@@ -164,9 +188,12 @@ private:
       if (!p.isArray) continue;
       const Expr *arg = call->getArg(i);
       std::string type = std::string(p.isConst ? "const " : "") + p.type.cName() + " *";
-      // After: the "where" argument may have been inserted at the same place.
-      rw.InsertTextAfter(arg->getBeginLoc(), "(" + type + ")(");
-      rw.InsertTextAfterToken(arg->getEndLoc(), ")");
+      // After: the "where" argument may have been inserted at the same place. An argument
+      // written with a macro (POLYBENCH_ARRAY(A)) is cast as a whole.
+      CharSourceRange range = sm.getExpansionRange(arg->getSourceRange());
+      rw.InsertTextAfter(range.getBegin(), "(" + type + ")(");
+      if (range.isTokenRange()) rw.InsertTextAfterToken(range.getEnd(), ")");
+      else rw.InsertTextAfter(range.getEnd(), ")");
     }
   }
 };
@@ -271,6 +298,26 @@ void bracketResidentLoops(ASTContext &ctx, Rewriter &rw,
   }
 }
 
+// The extra sources are compiled as C: the user headers main.c includes declare their functions
+// with C linkage in main.cu (C++). Each such #include line is wrapped in extern "C" { } and
+// followed by a #line that restores main.c's numbering.
+void declareCLinkage(SourceManager &sm, const Options &options, Rewriter &rw,
+                     const std::string &mainName) {
+  std::set<unsigned> lines;
+  for (const UserHeader &h : userHeaders(sm, options, options.mainFile))
+    if (h.includedAt) lines.insert(h.includedAt);
+  FileID main = sm.getMainFileID();
+  for (unsigned line : lines) {
+    SourceLocation begin = sm.translateLineCol(main, line, 1);
+    llvm::StringRef rest = sm.getBufferData(main).substr(sm.getFileOffset(begin));
+    llvm::StringRef text = rest.substr(0, rest.find('\n'));
+    if (!text.ltrim().starts_with("#") || text.ends_with("\\")) continue;
+    rw.ReplaceText(begin, text.size(),
+                   "extern \"C\" {\n" + text.str() + "\n}\n#line " + std::to_string(line + 1) +
+                       " \"" + mainName + "\"");
+  }
+}
+
 }  // namespace
 
 std::map<std::string, CallSites> analyzeCallSites(const Options &options,
@@ -302,6 +349,7 @@ bool rewriteHost(const Options &options, const ParsedProgram &program,
   HostVisitor visitor(ast->getASTContext(), rw, byName, options.memory == "managed", mainName);
   visitor.TraverseDecl(ast->getASTContext().getTranslationUnitDecl());
   if (options.memory != "managed") bracketResidentLoops(ast->getASTContext(), rw, byName);
+  if (!options.extraSources.empty()) declareCLinkage(ast->getSourceManager(), options, rw, mainName);
   for (const auto &[loc, message] : visitor.errors) {
     PresumedLoc p = ast->getSourceManager().getPresumedLoc(loc);
     diags.error(ir::SourceLoc{shown, p.getLine(), p.getColumn()}, message);

@@ -1,6 +1,7 @@
 // The output project: manifest.json (what verify and the tuner read) and CMakeLists.txt (the
 // folder itself is written by OutputFolder.cpp).
 #include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 
@@ -99,6 +100,13 @@ json kernelEntry(const LoweredKernel &lk) {
 
 }  // namespace
 
+std::vector<std::string> extraSourcePaths(const Options &options) {
+  std::vector<std::string> out;
+  for (const std::string &f : options.extraSources)
+    out.push_back("src/extra/" + fs::path(f).filename().string());
+  return out;
+}
+
 std::string manifest(const Options &options, const ParsedProgram &program,
                      const std::vector<LoweredKernel> &kernels, bool hasMain,
                      const std::vector<LoweredKernel> &functions,
@@ -139,6 +147,9 @@ std::string manifest(const Options &options, const ParsedProgram &program,
             {"kernel_sources", sources},
             {"reference_sources", references},
             {"main", hasMain ? "main.cu" : ""},
+            {"include_dirs", program.headers.empty() ? json::array() : json::array({"include"})},
+            {"defines", programDefines(options)},
+            {"extra_sources", extraSourcePaths(options)},
             {"memory", options.memory},
             {"arch", options.arch},
             {"kernels", list},
@@ -191,6 +202,33 @@ std::string projectCMake(const std::string &program, const Options &options, boo
          "  PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/runtime/rtapi/common)\n"
          "target_link_libraries(rtapi PUBLIC CUDA::cublas CUDA::cusparse CUDA::cudart)\n"
          "target_link_libraries(" + program + " PRIVATE rtapi)\n";
+  return s;
+}
+
+std::string projectCMakeInputs(const std::string &program, const Options &options,
+                               bool hasHeaders) {
+  std::vector<std::string> defines = programDefines(options);
+  if (!hasHeaders && defines.empty() && options.extraSources.empty()) return "";
+  // CMake's quoted argument: \ " and $ escaped.
+  auto quoted = [](const std::string &s) {
+    std::string q = "\"";
+    for (char c : s) q += (c == '\\' || c == '"' || c == '$') ? std::string("\\") + c : std::string(1, c);
+    return q + "\"";
+  };
+  std::string s = "# The config's include_dirs (their headers copied into include/), defines and\n"
+                  "# extra_sources (compiled as C).\n";
+  if (hasHeaders)
+    s += "target_include_directories(" + program + " PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/include)\n";
+  if (!defines.empty()) {
+    s += "target_compile_definitions(" + program + " PRIVATE";
+    for (const std::string &d : defines) s += " " + quoted(d);
+    s += ")\n";
+  }
+  if (!options.extraSources.empty()) {
+    s += "enable_language(C)\ntarget_sources(" + program + " PRIVATE";
+    for (const std::string &f : extraSourcePaths(options)) s += " " + f;
+    s += ")\n";
+  }
   return s;
 }
 

@@ -14,8 +14,9 @@ namespace fs = std::filesystem;
 namespace rtcuda::config {
 namespace {
 
-const std::vector<std::string> kTopKeys = {"kernel_files", "main_file", "memory",
-                                           "arch",         "defaults",  "kernels"};
+const std::vector<std::string> kTopKeys = {
+    "kernel_files", "main_file", "source",        "include_dirs", "defines",
+    "extra_sources", "memory",   "arch",          "defaults",     "kernels"};
 const std::vector<std::string> kKernelKeys = {
     "name",     "parallel_loops", "collapse", "merge",     "skew",  "prefetch",
     "no_prefetch", "row_dim",     "data_type", "tuning", "on_dependence", "assume_parallel"};
@@ -272,9 +273,11 @@ Options Reader::read(const std::string &src) {
   fs::path dir = fs::path(display_).parent_path();
   Sites optionSites(display_, yamlKey);
 
-  std::optional<YAML::Node> kernelFiles, defaults, kernels;
+  std::optional<YAML::Node> kernelFiles, defaults, kernels, source, mainFile;
+  std::string sourceFile;
   for (const auto &[kn, v] : entries(root, kTopKeys, "")) {
     const std::string key = kn.Scalar();
+    if (key == "main_file") mainFile = kn;
     if (key == "kernel_files") {
       kernelFiles = v;   // only its presence matters below
       if (v.IsNull() || (v.IsSequence() && v.size() == 0))
@@ -293,6 +296,39 @@ Options Reader::read(const std::string &src) {
     } else if (key == "main_file") {
       if (!v.IsNull())
         o.mainFile = requireSourceFile(dir, string(v, key), at(v), "'main_file' names");
+    } else if (key == "source") {
+      // One file holding main and the kernels: both the kernel file and the main file.
+      source = kn;
+      sourceFile = requireSourceFile(dir, string(v, key), at(v), "'source' names");
+    } else if (key == "include_dirs") {
+      for (const std::string &d : strings(v, key, "folder names")) {
+        std::string abs = absolutePath(dir, d);
+        std::error_code ec;
+        if (!fs::is_directory(abs, ec))
+          fail(at(v), "'include_dirs' names '" + d + "', which is not a folder (looked for " +
+                          abs + ")");
+        o.includeDirs.push_back(abs);
+      }
+    } else if (key == "defines") {
+      for (const std::string &d : strings(v, key, "definitions NAME or NAME=VALUE")) {
+        std::string name = d.substr(0, d.find('='));
+        if (!isIdentifier(name) || d.find_first_of("\n\r") != std::string::npos)
+          fail(at(v), "invalid value '" + d + "' for 'defines': expected NAME or NAME=VALUE "
+                      "with NAME a C identifier");
+        o.defines.push_back(d);
+      }
+    } else if (key == "extra_sources") {
+      for (const std::string &f : strings(v, key, "C file names")) {
+        std::string abs = requireSourceFile(dir, f, at(v), "'extra_sources' names");
+        if (fs::path(abs).extension() != ".c")
+          fail(at(v), "'extra_sources' names '" + f + "', which is not a C file (.c)");
+        for (const std::string &e : o.extraSources)
+          if (fs::path(e).filename() == fs::path(abs).filename())
+            fail(at(v), "'extra_sources' names two files called '" +
+                            fs::path(abs).filename().string() +
+                            "'; they would share one name in the output");
+        o.extraSources.push_back(abs);
+      }
     } else if (key == "memory") {
       o.memory = string(v, key);
       optionSites.set(Field::Memory, at(v));
@@ -305,8 +341,15 @@ Options Reader::read(const std::string &src) {
       kernels = v;
     }
   }
-  if (!kernelFiles)
-    fail(display_, "missing required key 'kernel_files'");
+  if (source && (kernelFiles || mainFile))
+    fail(at(*source), "'source' names both the kernel file and the main file; give it without "
+                      "'kernel_files' and 'main_file'");
+  if (!kernelFiles && !source)
+    fail(display_, "missing required key 'kernel_files' (or 'source')");
+  if (source) {
+    o.kernelFiles = {sourceFile};
+    o.mainFile = sourceFile;
+  }
   validateOptions(o, optionSites);
 
   // `defaults` first, whatever the order in the file: kernel entries override it key by key

@@ -1,6 +1,7 @@
 #include "rtcuda/Frontend/ClangParse.h"
 
 #include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Frontend/SingleSource.h"
 
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Tooling/JSONCompilationDatabase.h>
@@ -39,7 +40,7 @@ bool checkCompileCommands(const std::string &dir, std::string &error) {
 
 std::vector<std::string> userClangArgs(const Options &options, const std::string &file) {
   namespace fs = std::filesystem;
-  std::vector<std::string> args;
+  std::vector<std::string> args = sourceArgs(options);   // the config's, before the command line's
   std::string error;
   std::unique_ptr<clang::tooling::CompilationDatabase> db;
   if (!options.compileCommandsDir.empty())

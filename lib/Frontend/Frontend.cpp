@@ -4,6 +4,7 @@
 #include "rtcuda/Frontend/ClangParse.h"
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Frontend/SingleSource.h"
 #include "rtcuda/IR/Simplify.h"
 
 #include <clang/AST/ASTContext.h>
@@ -583,9 +584,9 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
       everyFileParsed = false;
       continue;
     }
-    out.references.push_back(
-        {shown, std::filesystem::path(path).filename().string(), normalized});
-    std::set<unsigned> pragmaLines, parallelPragmas;
+    std::set<unsigned> pragmaLines, parallelPragmas, scopLines = findScopLines(text);
+    std::vector<const FunctionDecl *> kernelDecls;
+    const FunctionDecl *mainDecl = nullptr;
     for (const auto &[line, directive] : findRtcudaPragmas(text)) {
       if (directive == "kernel") pragmaLines.insert(line);
       else if (directive == "parallel") parallelPragmas.insert(line);
@@ -604,7 +605,11 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
                     *pragmaLines.lower_bound(previousEnd + 1) < begin;
       previousEnd = end;
       if (!fn->hasBody()) continue;
+      // A `#pragma scop` region inside the body marks a kernel too (PolyBench).
+      marked |= fn->hasBody() && scopLines.lower_bound(begin) != scopLines.end() &&
+                *scopLines.lower_bound(begin) <= end;
       std::string name = fn->getNameAsString();
+      if (name == "main") mainDecl = fn;
       const KernelOptions *kopts = nullptr;
       for (const KernelOptions &k : options.kernels)
         if (k.name == name) kopts = &k;
@@ -625,11 +630,17 @@ bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out
         KernelSource ks{builder.build(fn), kopts ? *kopts : options.defaults, shown};
         ks.options.name = name;
         out.kernels.push_back(std::move(ks));
-        out.prototypes += prototype(fn, sm, ast->getLangOpts());
+        kernelDecls.push_back(fn);
+        // A main file that defines the kernel itself needs no prototype before it.
+        if (path != options.mainFile) out.prototypes += prototype(fn, sm, ast->getLangOpts());
       } catch (const CompileError &e) {
         diags.error(e.loc, e.what());
       }
     }
+    out.references.push_back({shown, std::filesystem::path(path).filename().string(),
+                              referenceText(normalized, sm, ast->getLangOpts(), kernelDecls,
+                                            mainDecl)});
+    addUserHeaders(sm, options, path, out.headers, diags);
     for (unsigned line : parallelPragmas)
       diags.warning(ir::SourceLoc{shown, line, 1},
                     "'#pragma rtcuda parallel' is not followed by a loop of a kernel; ignored");

@@ -10,6 +10,7 @@
 // as the sequential reference.
 #include "rtcuda/Frontend/ClangParse.h"
 #include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Frontend/SingleSource.h"
 
 #include <clang/AST/Decl.h>
 #include <clang/Lex/Lexer.h>

@@ -96,6 +96,16 @@ Manifest readManifest(const std::string &outDir) {
     m.main = c.file("main", j.value("main", ""), true);
     m.memory = c.identifier("memory", j.value("memory", "explicit"));
     m.arch = c.identifier("arch", j.value("arch", "sm_90"));
+    for (const std::string &d : j.value("include_dirs", std::vector<std::string>{}))
+      m.includeDirs.push_back(c.file("include_dirs", d));
+    for (const std::string &d : j.value("defines", std::vector<std::string>{})) {
+      // NAME or NAME=VALUE; the value reaches the compiler as one argument.
+      c.identifier("defines", d.substr(0, d.find('=')));
+      if (d.find_first_of("\n\r") != std::string::npos) c.bad("defines", d, "a line break");
+      m.defines.push_back(d);
+    }
+    for (const std::string &f : j.value("extra_sources", std::vector<std::string>{}))
+      m.extraSources.push_back(c.file("extra_sources", f));
     auto entry = [&](const json &k) {
       ManifestKernel mk;
       mk.name = c.identifier("kernels[].name", k.at("name"));

@@ -42,25 +42,50 @@ void writeText(const fs::path &path, const std::string &text) {
   out << text;
 }
 
-// Compiles the reference C (kernel names renamed so they do not collide with the kernels).
-bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const fs::path &work,
-                       const std::string &sanitize, const std::string &tag,
-                       std::vector<std::string> &objects) {
-  Args renames;
-  for (const ManifestKernel &k : m.verified()) renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
-  for (const std::string &ref : m.referenceSources) {
-    fs::path object = work / (fs::path(ref).stem().string() + "-" + tag + ".o");
-    std::string log = (work / "reference.log").string();
-    Args cmd = splitCommand(tools.cc) + Args{"-std=gnu11", "-O1", "-g", "-w"} +
-               splitCommand(sanitize) + renames +
-               Args{"-c", m.dir + "/" + ref, "-o", object.string()};
+// The config's include folders and definitions (manifest.json), as compiler flags.
+Args programFlags(const Manifest &m) {
+  Args flags;
+  for (const std::string &d : m.includeDirs) flags.push_back("-I" + m.dir + "/" + d);
+  for (const std::string &d : m.defines) flags.push_back("-D" + d);
+  return flags;
+}
+
+// Compiles C files of the output (`sources`, relative to it) with `flags` into `objects`.
+bool compileC(const Manifest &m, const EmulationToolchain &tools, const fs::path &work,
+              const std::vector<std::string> &sources, const Args &flags,
+              const std::string &suffix, std::vector<std::string> &objects) {
+  for (const std::string &src : sources) {
+    fs::path object = work / (fs::path(src).stem().string() + "-" + suffix + ".o");
+    std::string log = (work / "compile.log").string();
+    Args cmd = splitCommand(tools.cc) + Args{"-std=gnu11", "-O1", "-g", "-w"} + flags +
+               Args{"-c", m.dir + "/" + src, "-o", object.string()};
     if (run(cmd, log) != 0) {
-      std::cerr << readFile(log) << "rtcuda verify: error: cannot compile " << ref << "\n";
+      std::cerr << readFile(log) << "rtcuda: error: cannot compile " << src << "\n";
       return false;
     }
     objects.push_back(object.string());
   }
   return true;
+}
+
+// Compiles the extra C sources of the program (PolyBench's polybench.c) into `objects`.
+bool compileExtraSources(const Manifest &m, const EmulationToolchain &tools, const fs::path &work,
+                         const std::string &sanitize, const std::string &tag,
+                         std::vector<std::string> &objects) {
+  return compileC(m, tools, work, m.extraSources, splitCommand(sanitize) + programFlags(m),
+                  "extra-" + tag, objects);
+}
+
+// Compiles the reference C (kernel names renamed so they do not collide with the kernels),
+// with the program's extra sources.
+bool compileReferences(const Manifest &m, const EmulationToolchain &tools, const fs::path &work,
+                       const std::string &sanitize, const std::string &tag,
+                       std::vector<std::string> &objects) {
+  Args renames = programFlags(m);
+  for (const ManifestKernel &k : m.verified()) renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
+  return compileExtraSources(m, tools, work, sanitize, tag, objects) &&
+         compileC(m, tools, work, m.referenceSources, splitCommand(sanitize) + renames, tag,
+                  objects);
 }
 
 Args includeFlags(const std::string &outDir, const EmulationToolchain &tools) {
@@ -213,7 +238,12 @@ int runOutput(const std::string &outDir, const std::vector<std::string> &args,
                   "-fno-sanitize-recover=all"} +
              includeFlags(outDir, tools);
   if (rtapi) cmd.push_back("-I" + outDir + "/runtime/rtapi/include");
-  cmd = cmd + Args{"-x", "c++", outDir + "/" + m.main, "-x", "none", tools.emuAsanLib};
+  std::vector<std::string> extra;
+  if (!compileExtraSources(m, tools, build, "-fsanitize=address,undefined "
+                           "-fno-sanitize-recover=all", "run", extra))
+    return 1;
+  cmd = cmd + programFlags(m) +
+        Args{"-x", "c++", outDir + "/" + m.main, "-x", "none", tools.emuAsanLib} + extra;
   if (rtapi) cmd = cmd + tools.rtapiCpuLibs;
   cmd = cmd + Args{"-lpthread", "-lm", "-o", exe.string()};
   std::string log = (build / "build.log").string();

@@ -46,4 +46,8 @@ private:
   std::map<std::string, std::vector<explain::StepSnapshot>> steps;
 };
 
+// Compiles the main.cu of `files` with the host C++ compiler (syntax only, emulation headers);
+// reports its messages and returns false if it does not compile (HostCheck.cpp).
+bool checkHostBuilds(const Options &options, const FileSet &files, Diagnostics &diags);
+
 }  // namespace rtcuda

@@ -139,7 +139,16 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   bool hasMain = !options.mainFile.empty();
   if (hasMain && !rewriteHost(options, program, called, diags, files["main.cu"])) return false;
   bool usesRtapi = hasMain && files["main.cu"].find("#include \"rtapi.h\"") != std::string::npos;
-  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi);
+  // The headers the program reads from the user's folders, and its extra C sources, travel
+  // with it: the output builds where those folders are absent.
+  addProgramHeaders(options, program.headers, diags);
+  if (diags.errors()) return false;
+  for (const auto &[place, path] : program.headers) files["include/" + place] = readFile(path);
+  for (size_t i = 0; i < options.extraSources.size(); ++i)
+    files[extraSourcePaths(options)[i]] = readFile(options.extraSources[i]);
+  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi) +
+                            projectCMakeInputs(programName(outDir), options,
+                                               !program.headers.empty());
   files["manifest.json"] = manifest(options, program, kernels, hasMain, shells, t.outlined.parentOf);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
   if (usesRtapi)
@@ -208,6 +217,7 @@ int translateProgram(const std::string &config, const std::string &outDir,
       return 1;
     }
   }
+  if (!checkHostBuilds(t.options, t.files, diags)) return 1;
   std::string error;
   std::vector<std::string> inputs = t.options.kernelFiles;
   inputs.insert(inputs.end(), {t.options.configPath, t.options.mainFile});

@@ -96,6 +96,13 @@ void checkReservedNames(const std::vector<LoweredKernel> &kernels, Diagnostics &
 // The name of the marker file and its first line.
 extern const char *const kOutputMarkerFile;
 extern const char *const kOutputMarkerText;
+// The CMake lines for the config's include_dirs (`hasHeaders`: the output has include/),
+// defines and extra_sources, appended to projectCMake's text; "" when it has none.
+std::string projectCMakeInputs(const std::string &program, const Options &options,
+                               bool hasHeaders);
+// Where the output keeps the extra C sources: src/extra/<name>.
+std::vector<std::string> extraSourcePaths(const Options &options);
+
 
 // Where the runtime headers live (rtcuda_runtime.h, rtapi.h); set by the driver.
 void setRuntimeDirs(const std::string &runtimeInclude, const std::string &rtapiInclude);

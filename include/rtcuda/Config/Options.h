@@ -67,7 +67,14 @@ struct Options {
   std::string configPath;                  // the config file given on the command line (absolute)
   bool legacy = false;                     // read from config.txt / global.txt
   std::vector<std::string> kernelFiles;    // C files holding kernel functions (absolute paths)
-  std::string mainFile;                    // the host program (absolute path); empty = none
+  std::string mainFile;                    // the host program (absolute path); empty = none;
+                                           // may also be a kernel file (a single-source program)
+  // How the sources are compiled (docs/config.md): -I folders (absolute), -D definitions
+  // (NAME or NAME=VALUE), and extra C files built into the output program, `rtcuda run` and
+  // verify's reference (PolyBench's utilities/polybench.c), absolute paths.
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> defines;
+  std::vector<std::string> extraSources;
   std::vector<KernelOptions> kernels;      // kernels named by the config, in order
   KernelOptions defaults;                  // applied to kernels found via `#pragma rtcuda kernel`
   std::string memory = "explicit";         // "explicit" (cudaMalloc + copies) or "managed"

@@ -5,6 +5,7 @@
 #include "rtcuda/IR/IR.h"
 #include "rtcuda/Support/Diagnostics.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ struct ParsedProgram {
   std::vector<KernelSource> kernels;
   std::vector<ReferenceSource> references;
   std::string prototypes;   // declarations of the kernel functions, for the host prelude
+  // Headers the kernel files read from the user's folders: place under include/ → absolute path.
+  std::map<std::string, std::string> headers;
 };
 
 // Where Clang's builtin headers are; set once by the driver.
@@ -39,6 +42,16 @@ std::string displayPath(const std::string &path);
 std::vector<std::string> userClangArgs(const Options &options, const std::string &file);
 // Loads the compile_commands.json of `dir`; false with a message if it cannot.
 bool checkCompileCommands(const std::string &dir, std::string &error);
+// The config's include_dirs and defines with the command line's -I and -D: what the output's
+// builds (CMakeLists.txt, rtcuda run, verify's reference) and the host check use.
+std::vector<std::string> programIncludeDirs(const Options &options);
+std::vector<std::string> programDefines(const Options &options);
+
+// Adds the headers the main file (when it is not a kernel file) and the extra sources read
+// from the user's folders to `headers`, as parseKernels does for the kernel files
+// (SingleSource.cpp).
+void addProgramHeaders(const Options &options, std::map<std::string, std::string> &headers,
+                       Diagnostics &diags);
 
 // Parses every kernel file of `options`. Reports problems through `diags`; returns false if any.
 bool parseKernels(const Options &options, Diagnostics &diags, ParsedProgram &out);

@@ -36,6 +36,9 @@ struct Manifest {
   std::string dir;                     // the output folder
   std::vector<std::string> kernelSources, referenceSources;
   std::string main, memory, arch;
+  // How main.cu, the references and the extra C sources compile: -I folders and extra sources
+  // relative to the output folder, -D definitions (NAME or NAME=VALUE).
+  std::vector<std::string> includeDirs, defines, extraSources;
   std::vector<ManifestKernel> kernels;
   // Outlined functions (several kernels and a host function): verified as a whole through
   // their host function, not tuned as one kernel.

@@ -545,7 +545,7 @@ TEST_F(ConfigTest, YamlErrors) {
       {head + "arch: sm_90\narch: sm_80\n", ":3:1: error: duplicate key 'arch'"},
       {head + "kernels: [mm\n", ":3:1: error: end of sequence flow not found"},
       {"kernel_files: [kernel.c]\n  bad: indent\n", ":2:3: error: end of map not found"},
-      {"memory: managed\n", ": error: missing required key 'kernel_files'"},
+      {"memory: managed\n", ": error: missing required key 'kernel_files' (or 'source')"},
       {"", ": error: empty config: 'kernel_files' is required"},
       {"- kernel.c\n", ":1:1: error: expected a mapping of config keys at the top level"},
       {"kernel_files: []\n", ":1:1: error: 'kernel_files' names no file"},
