@@ -152,7 +152,8 @@ def translate(rtcuda, name, source, poly, dataset, work):
     config = os.path.join(d, "config.yaml")
     write_config(config, source, poly, dataset)
     out = os.path.join(d, "out")
-    status, stdout, stderr = run([rtcuda, "translate", config, "-o", out], 600)
+    # From PolyBench's folder: messages name its files relative to it, not this machine's paths.
+    status, stdout, stderr = run([rtcuda, "translate", config, "-o", out], 600, cwd=poly)
     with open(os.path.join(d, "translate.log"), "w") as f:
         f.write(stdout + stderr)
     return status, out, stdout + stderr
@@ -271,7 +272,24 @@ def cpu_main(args):
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write(table(rows, args.datasets, True) + "\n" + totals(rows, args.datasets) + "\n")
+    if args.doc:
+        update_doc(args.doc, table(rows, args.datasets, True) + "\n" + totals(rows, args.datasets)
+                   + "\n\nMeasured by `%s` (%.0f s, %d job(s)).\n" %
+                   (" ".join(["run.py", "cpu", "POLYBENCH_DIR"] + sys.argv[3:]),
+                    time.time() - start, args.jobs))
     return 1 if any(r["wrong"] or r["crash"] for r in rows) else 0
+
+
+def update_doc(path, text):
+    """Replaces the text between the table markers of docs/polybench.md."""
+    begin, end = "<!-- polybench table: written by bench/polybench/run.py --doc -->", \
+        "<!-- end of polybench table -->"
+    doc = open(path).read()
+    if begin not in doc or end not in doc:
+        print("run.py: %s has no table markers" % path, file=sys.stderr)
+        return
+    head, rest = doc.split(begin, 1)
+    open(path, "w").write(head + begin + "\n" + text + rest[rest.index(end):])
 
 
 def translate_main(args):
@@ -371,6 +389,7 @@ def main():
         s.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
         s.add_argument("--only", help="comma-separated benchmark names")
         s.add_argument("--markdown")
+        s.add_argument("--doc", help="docs/polybench.md: replace its table")
         s.add_argument("--no-verify", action="store_true")
         s.add_argument("--no-race-check", action="store_true",
                        help="verify without its ThreadSanitizer pass")
