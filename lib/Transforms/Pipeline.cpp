@@ -16,6 +16,7 @@ namespace {
 const std::vector<Pass> &kernelPasses() {
   static const std::vector<Pass> passes = {
       {"AtomicUpdates", "make updates that threads may share atomic", atomicUpdates},
+      {"NeighbourReuse", "stencils and filters: several outputs per thread (merge and skew)", neighbourReuse},
       {"BlockMerge", "each thread computes MERGE_LEVEL rows (strip-mine and jam)", blockMerge},
       {"BlockSkew", "each thread computes SKEW_LEVEL columns (strip-mine and jam)", blockSkew},
       {"RegisterTiling", "blocks own rectangles; both operands staged in shared memory", registerTiling},

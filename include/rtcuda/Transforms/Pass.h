@@ -48,6 +48,7 @@ ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel sharedHistogram(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel tiledTranspose(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);
 
 // Helpers shared by passes.
 // The outer parallel loops of the kernel's nest, outermost first.
