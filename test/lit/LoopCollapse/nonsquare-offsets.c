@@ -1,5 +1,6 @@
 // Loops with a non-zero start, '<=' and 'j += 1' over non-square arrays: the collapsed index
-// covers (N-2) x M iterations and recovers i from 1 and j from 0.
+// covers (N-2) x M iterations and recovers i from 1 and j from 0. (Two arrays are read, not one at
+// two rows: a stencil would get several outputs per thread from NeighbourReuse first.)
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --print-after=LoopPartition | FileCheck %s
 //
@@ -8,18 +9,18 @@
 // CHECK-NEXT:   // recover the loop indices from the collapsed index
 // CHECK-NEXT:   int i = ij / M + 1;
 // CHECK-NEXT:   int j = ij % M;
-// CHECK-NEXT:   out[i][j] = 0.5f * (in[i - 1][j] + in[i + 1][j]);
+// CHECK-NEXT:   out[i][j] = 0.5f * (up[i - 1][j] + in[i + 1][j]);
 // CHECK-LABEL: IR after LoopPartition (kernel shift)
 // CHECK:      int ij = (int)(blockIdx.x * SHIFT_BLOCKSIZE + threadIdx.x);
 // CHECK-NEXT: if (ij < (N - 2) * M) {
-// CHECK:        out[i * M + j] = 0.5f * (in[(i - 1) * M + j] + in[(i + 1) * M + j]);
+// CHECK:        out[i * M + j] = 0.5f * (up[(i - 1) * M + j] + in[(i + 1) * M + j]);
 
 //--- kernel.c
-void shift(int N, int M, float out[N][M], const float in[N][M]) {
+void shift(int N, int M, float out[N][M], const float in[N][M], const float up[N][M]) {
   int i, j;
   for (i = 1; i <= N - 2; i++)
     for (j = 0; j < M; j += 1)
-      out[i][j] = 0.5f * (in[i - 1][j] + in[i + 1][j]);
+      out[i][j] = 0.5f * (up[i - 1][j] + in[i + 1][j]);
 }
 //--- config.yaml
 kernel_files: [kernel.c]
