@@ -3,6 +3,7 @@
 #include "rtcuda/Transforms/Pipeline.h"
 
 #include "rtcuda/Analysis/ParallelNest.h"
+#include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
 
@@ -80,6 +81,29 @@ std::vector<std::string> pipelineStepNames() {
   return names;
 }
 
+namespace {
+
+// Where a remark points: the first loop of the kernel as written whose variable the text names
+// ('i'), else the outermost loop, else the function.
+ir::SourceLoc remarkLoc(const ir::Kernel &source, const std::string &text) {
+  ir::SourceLoc named, outer;
+  ir::visitStmt(source.body, [&](const ir::Stmt &s) {
+    if (s->kind != ir::StmtKind::For || !s->loc.valid()) return;
+    if (!outer.valid()) outer = s->loc;
+    if (!named.valid() && text.find("'" + s->name + "'") != std::string::npos) named = s->loc;
+  });
+  return named.valid() ? named : outer.valid() ? outer : source.loc;
+}
+
+// Tags the remarks a step added (those after the first `before`).
+void locateRemarks(const ir::Kernel &k, size_t before, const std::string &step,
+                   const ir::Kernel &source, std::vector<LocatedRemark> &out) {
+  for (size_t i = before; i < k.remarks.size(); ++i)
+    out.push_back({step, remarkLoc(source, k.remarks[i]), k.remarks[i]});
+}
+
+}  // namespace
+
 LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
                           const CallSites *callSites) {
   LoweredKernel out;
@@ -88,7 +112,9 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   k.macroPrefix = macroPrefix(k.name);
   dumpIf(dump, "Frontend", k, "the kernel as the frontend read it, loops serial");
 
+  locateRemarks(k, 0, "Frontend", source.kernel, out.remarks);
   k = markParallelLoops(k, source.options, diags);
+  locateRemarks(k, source.kernel.remarks.size(), "ParallelLoops", source.kernel, out.remarks);
   dumpIf(dump, "ParallelLoops", k, "mark the loops that may run in parallel (dependence analysis)");
   out.source = k;
   out.footprints = computeFootprints(k);
@@ -97,7 +123,9 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
 
   PassContext ctx{source.options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {
+    size_t before = k.remarks.size();
     k = pass.run(k, ctx);
+    locateRemarks(k, before, pass.name, source.kernel, out.remarks);
     dumpIf(dump, pass.name, k, pass.summary);
   }
   k.tuning = tuningSpace(k, source.options);

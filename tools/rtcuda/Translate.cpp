@@ -99,7 +99,7 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
                                  "size, e.g. '" + k.kernel.findParam(array)->type.cName() + " " +
                                  array + "[restrict 256]'");
       checkDataType(k, options);
-      for (const std::string &r : k.kernel.remarks) diags.remark(k.kernel.loc, r);
+      for (const LocatedRemark &r : k.remarks) diags.remark(r.loc, r.text, r.pass);
       kernels.push_back(std::move(k));
     } catch (const CompileError &e) {
       diags.error(e.loc, e.what());
@@ -176,6 +176,7 @@ struct TranslateSettings {
   std::set<std::string> printAfter;
   bool printAfterAll = false;
   bool remarks = false;
+  std::set<std::string> remarkPasses;  // --remarks=A,B: only these (empty: all)
   bool explain = false;
   std::string explainFile;
   std::vector<std::string> clangArgs;
@@ -200,6 +201,7 @@ int translateProgram(const std::string &config, const std::string &outDir,
   dump.all = settings.printAfterAll;
   Diagnostics diags;
   diags.showRemarks = settings.remarks;
+  diags.remarkPasses = settings.remarkPasses;
   const bool explain = settings.explain;
   const std::string &explainFile = settings.explainFile;
   ExplainRecorder recorder;
@@ -294,8 +296,10 @@ int translateCommand(const std::vector<std::string> &allArgs) {
                                    cl::sub(sub), cl::desc(printAfterHelp));
   cl::opt<bool> printAfterAll("print-after-all", cl::cat(category), cl::sub(sub),
                               cl::desc("print the kernel IR after every step"));
-  cl::opt<bool> remarks("remarks", cl::cat(category), cl::sub(sub),
-                        cl::desc("print what each pass did or why it did not apply"));
+  cl::opt<std::string> remarks(
+      "remarks", cl::ValueOptional, cl::value_desc("pass,..."), cl::cat(category), cl::sub(sub),
+      cl::desc("print what each pass did or why it did not apply (only these passes' remarks "
+               "with =pass,...)"));
   cl::list<std::string> includes("I", cl::Prefix, cl::value_desc("dir"), cl::cat(category), cl::sub(sub),
                                  cl::desc("add a folder to Clang's include path"));
   cl::list<std::string> defines("D", cl::Prefix, cl::value_desc("macro[=value]"),
@@ -329,7 +333,16 @@ int translateCommand(const std::vector<std::string> &allArgs) {
     settings.printAfter.insert(step);
   }
   settings.printAfterAll = printAfterAll;
-  settings.remarks = remarks;
+  settings.remarks = remarks.getNumOccurrences() > 0;
+  for (size_t start = 0; start < remarks.size();) {
+    size_t end = std::min(remarks.find(',', start), remarks.size());
+    std::string pass = remarks.substr(start, end - start);
+    if (std::find(known.begin(), known.end(), pass) == known.end())
+      return usageError("translate", "unknown pass '" + pass + "' for --remarks (steps: " +
+                                         steps + ")");
+    settings.remarkPasses.insert(pass);
+    start = end + 1;
+  }
   settings.explain = explainReport.getNumOccurrences() > 0;
   settings.explainFile = explainReport;
   for (const std::string &d : includes) settings.clangArgs.push_back("-I" + d);
@@ -365,7 +378,8 @@ int translateCommand(const std::vector<std::string> &allArgs) {
     job.args = {"translate", config, "-o", job.output};
     for (const std::string &step : printAfter) job.args.push_back("--print-after=" + step);
     if (printAfterAll) job.args.push_back("--print-after-all");
-    if (remarks) job.args.push_back("--remarks");
+    if (settings.remarks)
+      job.args.push_back(remarks.empty() ? std::string("--remarks") : "--remarks=" + remarks);
     if (settings.explain) job.args.push_back("--explain");  // into each program's folder
     if (!settings.compileCommandsDir.empty()) job.args.push_back("-p=" + settings.compileCommandsDir);
     job.resultFile = (fs::temp_directory_path() /

@@ -22,6 +22,14 @@ struct DumpOptions {
       observe;
 };
 
+// A remark with the step that made it and the loop it is about (the kernel's outermost loop
+// when the text names none).
+struct LocatedRemark {
+  std::string pass;
+  ir::SourceLoc loc;
+  std::string text;
+};
+
 struct LoweredKernel {
   ir::Kernel source;    // the kernel as written, parallel loops marked
   ir::Kernel kernel;    // after every pass: what kernel.cu holds
@@ -30,6 +38,7 @@ struct LoweredKernel {
   // Trip count of each parallel loop, outermost first. The host launches only when all are
   // positive: their product alone could be positive with two negative factors.
   std::vector<ir::Expr> parallelExtents;
+  std::vector<LocatedRemark> remarks;  // k.kernel.remarks, located and tagged
 };
 
 // Names of the steps --print-after accepts, in pipeline order.

@@ -13,10 +13,10 @@
 // RUN: FileCheck --check-prefix=REFUSE %s < %t/err
 // RUN: test ! -e %t/bad
 //
-// REMARK: {{.*}}kernel.c:1:6: remark: loop 'i' ({{.*}}kernel.c:2:3): parallel
-// REMARK: {{.*}}kernel.c:8:6: remark: loop 'i' ({{.*}}kernel.c:9:3): parallel
-// REMARK: {{.*}}kernel.c:15:6: remark: loop 'i' ({{.*}}kernel.c:16:3): parallel
-// REMARK: {{.*}}kernel.c:23:6: remark: loop 'i' ({{.*}}kernel.c:24:3): parallel
+// REMARK: {{.*}}kernel.c:2:3: remark: loop 'i' ({{.*}}kernel.c:2:3): parallel
+// REMARK: {{.*}}kernel.c:9:3: remark: loop 'i' ({{.*}}kernel.c:9:3): parallel
+// REMARK: {{.*}}kernel.c:16:3: remark: loop 'i' ({{.*}}kernel.c:16:3): parallel
+// REMARK: {{.*}}kernel.c:24:3: remark: loop 'i' ({{.*}}kernel.c:24:3): parallel
 // VERIFY: verified 4 kernel(s) at 16 parameter point(s) and 2 size(s): 0 mismatch(es)
 //
 // REFUSE: {{.*}}shared.c:5:7: error: loop 'i' carries a dependence: 'r[j] = A[i][j] * t;' writes r[j], which other iterations of loop 'i' also write; it cannot run in parallel
