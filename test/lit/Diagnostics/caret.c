@@ -2,22 +2,21 @@
 // RUN: rm -rf %t && split-file %s %t && cd %t
 // RUN: %exit1 %rtcuda translate config.yaml -o out 2> err
 // RUN: FileCheck --strict-whitespace %s < err
-// CHECK:      kernel.c:4:7: error: goto is not supported in a kernel
-// CHECK-NEXT: {{^}}    4 |       goto done;
-// CHECK-NEXT: {{^}}      |       ^
-// CHECK:      kernel.c:10:2: error: switch is not supported in a kernel; use if/else
-// CHECK-NEXT: {{^}}   10 | 	switch (n) {
+// CHECK:      kernel.c:4:5: error: do-while loops are not supported in a kernel
+// CHECK-NEXT: {{^}}    4 |     do { a[i] += 1.0f; j++; } while (j < 3);
+// CHECK-NEXT: {{^}}      |     ^
+// CHECK:      kernel.c:9:2: error: switch is not supported in a kernel; use if/else
+// CHECK-NEXT: {{^}}    9 | 	switch (n) {
 // CHECK-NEXT: {{^}}      | 	^
 
 //--- kernel.c
 void f(int n, float a[n]) {
   for (int i = 0; i < n; i++) {
-    if (a[i] < 0.0f)
-      goto done;
-    a[i] = 1.0f;
-  done:;
+    int j = 0;
+    do { a[i] += 1.0f; j++; } while (j < 3);
   }
 }
+
 void g(int n, float a[n]) {
 	switch (n) {
 	default:
