@@ -5,27 +5,37 @@
 #include "rtcuda/Verify/Verify.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
 namespace rtcuda {
 
+// The cap points spread evenly over the cross product of the tuning values, the product taken
+// as a mixed-radix number (the last parameter varies fastest) and never built: an outlined
+// function with six kernels of 32 block sizes each has 32^6 points.
 std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap) {
-  std::vector<std::map<std::string, int>> points{{}};
-  for (const ManifestTuning &t : k.tuning) {
-    std::vector<std::map<std::string, int>> next;
-    for (const auto &p : points)
-      for (int v : t.values) {
-        auto q = p;
-        q[t.name] = v;
-        next.push_back(q);
-      }
-    points = next;
+  long double total = 1;
+  for (const ManifestTuning &t : k.tuning) total *= (long double)std::max<size_t>(t.values.size(), 1);
+  auto point = [&](long double index) {
+    std::map<std::string, int> p;
+    for (size_t d = k.tuning.size(); d-- > 0;) {
+      const ManifestTuning &t = k.tuning[d];
+      if (t.values.empty()) continue;
+      long double radix = (long double)t.values.size();
+      long double digit = std::fmod(index, radix);
+      p[t.name] = t.values[(size_t)digit];
+      index = std::floor(index / radix);
+    }
+    return p;
+  };
+  std::vector<std::map<std::string, int>> points;
+  if (total <= (long double)cap || cap < 2) {
+    for (long double i = 0; i < total; i += 1) points.push_back(point(i));
+    return points;
   }
-  if (points.size() <= cap || cap < 2) return points;
-  std::vector<std::map<std::string, int>> spread;
-  for (size_t i = 0; i < cap; ++i) spread.push_back(points[i * (points.size() - 1) / (cap - 1)]);
-  return spread;
+  for (size_t i = 0; i < cap; ++i) points.push_back(point(std::floor(i * (total - 1) / (cap - 1))));
+  return points;
 }
 
 namespace {
