@@ -227,6 +227,7 @@ public:
     const ir::Kernel &k = *it->second;
     CallSites &s = sites[k.name];
     ++s.calls;
+    directCallees.insert(call->getCallee()->IgnoreParenImpCasts());
     for (unsigned i = 0; i < call->getNumArgs() && i < k.params.size(); ++i) {
       if (!k.params[i].isArray) continue;
       const ValueDecl *a = baseVariable(call->getArg(i));
@@ -234,8 +235,23 @@ public:
         if (j == i || !k.params[j].isArray) continue;
         const ValueDecl *b = baseVariable(call->getArg(j));
         if (!a || !b || a == b) s.mayAlias.insert(k.params[i].name);
+        if ((!a || !b || a == b) && j > i)
+          s.overlaps.push_back({k.params[i].name, k.params[j].name, where(call->getBeginLoc()),
+                                "'" + text(call->getArg(i)) + "' and '" + text(call->getArg(j)) +
+                                    "'",
+                                a && a == b && plain(call->getArg(i)) && plain(call->getArg(j))});
       }
     }
+    return true;
+  }
+
+  // A kernel named other than as the callee of a call: a function pointer, its address.
+  bool VisitDeclRefExpr(DeclRefExpr *ref) {
+    if (!sm.isInMainFile(sm.getExpansionLoc(ref->getBeginLoc())) || directCallees.count(ref))
+      return true;
+    const auto *f = llvm::dyn_cast<FunctionDecl>(ref->getDecl());
+    if (f && kernels.count(f->getNameAsString()))
+      sites[f->getNameAsString()].indirectUses.push_back(where(ref->getBeginLoc()));
     return true;
   }
 
@@ -243,6 +259,19 @@ private:
   SourceManager &sm;
   std::map<std::string, const ir::Kernel *> kernels;
   std::map<std::string, CallSites> &sites;
+  std::set<const Expr *> directCallees;
+
+  ir::SourceLoc where(SourceLocation l) const {
+    PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(l));
+    return {displayPath(p.getFilename()), p.getLine(), p.getColumn()};
+  }
+  static bool plain(const Expr *e) {
+    return llvm::isa<DeclRefExpr>(e->IgnoreParenImpCasts());
+  }
+  std::string text(const Expr *e) const {
+    return Lexer::getSourceText(CharSourceRange::getTokenRange(e->getSourceRange()), sm,
+                                LangOptions()).str();
+  }
 };
 
 }  // namespace

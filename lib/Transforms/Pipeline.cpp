@@ -115,6 +115,7 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   locateRemarks(k, 0, "Frontend", source.kernel, out.remarks);
   k = markParallelLoops(k, source.options, diags);
   locateRemarks(k, source.kernel.remarks.size(), "ParallelLoops", source.kernel, out.remarks);
+  if (callSites) checkCallAliasing(k, *callSites);
   dumpIf(dump, "ParallelLoops", k, "mark the loops that may run in parallel (dependence analysis)");
   out.source = k;
   out.footprints = computeFootprints(k);

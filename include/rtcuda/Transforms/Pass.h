@@ -16,7 +16,24 @@ struct CallSites {
   bool known = false;               // a host program was analyzed
   int calls = 0;                    // calls of the kernel found in it
   std::set<std::string> mayAlias;   // array parameters that may share memory with another one
+  // Calls whose arguments for two array parameters may overlap (the same variable, pointer
+  // arithmetic, anything but two different variables), and where the kernel is used other
+  // than by a direct call (a function pointer, its address taken).
+  struct Overlap {
+    std::string first, second;  // the parameters
+    ir::SourceLoc call;
+    std::string args;           // "'a' and 'a + 1'"
+    bool same = false;          // one plain variable for both: the very same array
+  };
+  std::vector<Overlap> overlaps;
+  std::vector<ir::SourceLoc> indirectUses;
 };
+
+// Refuses (CompileError at the call) a kernel whose calls pass overlapping arrays to two
+// parameters, one of them written, neither restrict: the launch copies each parameter to the
+// GPU separately, so what one writes is not what the other reads as in C. Also refuses a
+// kernel used through a function pointer. docs/legality.md.
+void checkCallAliasing(const ir::Kernel &k, const CallSites &sites);
 
 struct PassContext {
   const KernelOptions &options;
