@@ -219,7 +219,8 @@ def cpu_benchmark(args, name, source):
             continue
         diff = compare_dumps(want, rerr)
         if diff:
-            unstable = order_sensitive(source, util, dataset, exe, want)
+            unstable = order_sensitive(source, [util], [os.path.join(util, "polybench.c")],
+                                       [dataset + "_DATASET", "POLYBENCH_DUMP_ARRAYS"], exe, want)
             if unstable:
                 row["runs"][dataset] = "UNSTABLE"
                 row["unstable"].append("run %s: %s; but %s" % (dataset, diff, unstable))
@@ -231,16 +232,14 @@ def cpu_benchmark(args, name, source):
     return row
 
 
-def order_sensitive(source, util, dataset, exe, want):
+def order_sensitive(source, include_dirs, extra, defines, exe, want):
     """'' when the program's dump does not depend on the order of its floating-point
     operations, else what shows that it does: the same source built by gcc with reassociation
     allowed (-O3 -ffast-math) prints a dump that differs from gcc -O2's. Such a dump cannot
     judge a parallel version number by number (PolyBench's gramschmidt at MINI: its matrix is
     rank-deficient, so later columns are rounding noise divided by rounding noise)."""
     fast = exe + "-fast-math"
-    ok, _ = gcc_build(source, [util], [os.path.join(util, "polybench.c")],
-                      [dataset + "_DATASET", "POLYBENCH_DUMP_ARRAYS"], fast,
-                      opt=("-O3", "-ffast-math"))
+    ok, _ = gcc_build(source, include_dirs, extra, defines, fast, opt=("-O3", "-ffast-math"))
     if not ok:
         return ""
     _, _, other = run([fast], 600)
@@ -368,9 +367,9 @@ def gpu_benchmark(args, name):
             continue
         exe = os.path.join(build, "out")
         src = os.path.join(out, json.load(open(os.path.join(out, "manifest.json")))["kernel_sources"][0])
-        ok, blog = gcc_build(src, [os.path.join(out, d) for d in m.get("include_dirs", [])],
-                             [os.path.join(out, s) for s in m.get("extra_sources", [])],
-                             m.get("defines", []), os.path.join(d, "gcc-program"))
+        incs = [os.path.join(out, d) for d in m.get("include_dirs", [])]
+        extra = [os.path.join(out, s) for s in m.get("extra_sources", [])]
+        ok, blog = gcc_build(src, incs, extra, m.get("defines", []), os.path.join(d, "gcc-program"))
         if not ok:
             row["crash"].append("gcc build %s: %s" % (dataset, first_error(blog)))
             continue
@@ -384,16 +383,26 @@ def gpu_benchmark(args, name):
                                                                    first_error(o + e)))
             continue
         t0 = time.time()
-        status, o, e = run([exe], 3600)
+        status, o, e = run([exe], args.run_timeout)
         seconds = time.time() - t0
+        if status == -9:
+            row["runs"][dataset] = "TIMEOUT"
+            row["unstable"].append("run %s: not finished in %d s" % (dataset, args.run_timeout))
+            continue
         if status != 0:
             row["runs"][dataset] = "CRASH"
             row["crash"].append("run %s: status %d: %s" % (dataset, status, first_error(e)))
             continue
         diff = compare_dumps(want, e)
-        row["runs"][dataset] = ("ok %.2fs" % seconds) if not diff else "WRONG"
-        if diff:
+        unstable = diff and order_sensitive(src, incs, extra, m.get("defines", []),
+                                            os.path.join(d, "gcc-program"), want)
+        row["runs"][dataset] = ("ok %.2fs" % seconds) if not diff else \
+            "UNSTABLE" if unstable else "WRONG"
+        if unstable:
+            row["unstable"].append("run %s: %s; but %s" % (dataset, diff, unstable))
+        elif diff:
             row["wrong"].append("run %s: %s" % (dataset, diff))
+        print("%-16s %-7s %s" % (name, dataset, row["runs"][dataset]), flush=True)
     if args.memcheck:
         row["runs"]["memcheck " + args.memcheck] = row.get("memcheck", "-")
     return row
@@ -434,6 +443,8 @@ def main():
     g.add_argument("--datasets", default="MEDIUM,LARGE")
     g.add_argument("--memcheck", default="SMALL", help="dataset run under compute-sanitizer ('' = none)")
     g.add_argument("--arch", default="90")
+    g.add_argument("--run-timeout", type=int, default=3600,
+                   help="seconds a program may run (TIMEOUT, counted apart, after that)")
     g.add_argument("-j", "--jobs", type=int, default=1)
     g.add_argument("--markdown")
     args = p.parse_args()
