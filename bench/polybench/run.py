@@ -278,7 +278,7 @@ def totals(rows, datasets):
     par = sum(1 for r in rows if r["translated"] and r.get("parallel", 0) > 0)
     wrong = sum(1 for r in rows if r["wrong"])
     crash = sum(1 for r in rows if r["crash"])
-    right = {d: sum(1 for r in rows if r["runs"].get(d) == "ok") for d in datasets}
+    right = {d: sum(1 for r in rows if r["runs"].get(d, "").startswith("ok")) for d in datasets}
     unstable = sum(1 for r in rows if r["unstable"])
     return ("%d of %d translated; %d with a loop on GPU threads; %d refused; right output: %s; "
             "%d wrong, %d crashed or broken; %d whose dump depends on the order of floating-point "
