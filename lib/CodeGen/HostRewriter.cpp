@@ -204,10 +204,26 @@ private:
 namespace {
 
 // The variable an argument names, through casts and parentheses; null if it is anything else.
+// The variable an array argument points into: `a`, `*a`, `a[i]`, `&a[i][0]`, `a + k` all point
+// into `a` (PolyBench passes `*A` through POLYBENCH_ARRAY). Two arguments into one variable
+// may overlap; arguments into two different variables are taken as distinct, as two plain
+// variables are. Null when the argument is something else (a call, a conditional...).
 const ValueDecl *baseVariable(const Expr *arg) {
   const Expr *e = arg->IgnoreParenCasts();
-  if (const auto *ref = llvm::dyn_cast<DeclRefExpr>(e)) return ref->getDecl();
-  return nullptr;
+  for (;;) {
+    if (const auto *ref = llvm::dyn_cast<DeclRefExpr>(e)) return ref->getDecl();
+    if (const auto *u = llvm::dyn_cast<UnaryOperator>(e);
+        u && (u->getOpcode() == UO_Deref || u->getOpcode() == UO_AddrOf))
+      e = u->getSubExpr()->IgnoreParenCasts();
+    else if (const auto *s = llvm::dyn_cast<ArraySubscriptExpr>(e))
+      e = s->getBase()->IgnoreParenCasts();
+    else if (const auto *b = llvm::dyn_cast<BinaryOperator>(e);
+             b && (b->getOpcode() == BO_Add || b->getOpcode() == BO_Sub) &&
+             b->getType()->isPointerType())
+      e = (b->getLHS()->getType()->isPointerType() ? b->getLHS() : b->getRHS())->IgnoreParenCasts();
+    else
+      return nullptr;
+  }
 }
 
 class CallSiteVisitor : public RecursiveASTVisitor<CallSiteVisitor> {
