@@ -311,6 +311,11 @@ def cpu_main(args):
                    + "\n\nMeasured by `%s` (%.0f s, %d job(s)).\n" %
                    (" ".join(["run.py", "cpu", "POLYBENCH_DIR"] + sys.argv[3:]),
                     time.time() - start, args.jobs))
+    translated = sum(r["translated"] for r in rows)
+    if translated < args.min_translated:
+        print("run.py: %d translated, fewer than --min-translated %d" %
+              (translated, args.min_translated), file=sys.stderr)
+        return 1
     return 1 if any(r["wrong"] or r["crash"] for r in rows) else 0
 
 
@@ -436,6 +441,8 @@ def main():
         s.add_argument("--markdown")
         s.add_argument("--doc", help="docs/polybench.md: replace its table")
         s.add_argument("--no-verify", action="store_true")
+        s.add_argument("--min-translated", type=int, default=0,
+                       help="fail when fewer benchmarks translate (a regression floor)")
         s.add_argument("--no-race-check", action="store_true",
                        help="verify without its ThreadSanitizer pass")
     g = sub.add_parser("gpu")

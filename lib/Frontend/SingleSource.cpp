@@ -78,17 +78,24 @@ std::string below(const fs::path &path, const fs::path &dir) {
 
 std::vector<UserHeader> userHeaders(const clang::SourceManager &sm, const Options &options,
                                     const std::string &sourcePath) {
+  // Compared as real paths: the working folder, the source and the -I folders may reach one
+  // file through different symbolic links.
+  auto real = [](const fs::path &p) {
+    std::error_code ec;
+    fs::path r = fs::weakly_canonical(fs::absolute(p), ec);
+    return ec ? fs::absolute(p).lexically_normal() : r;
+  };
   std::vector<fs::path> dirs;
-  for (const std::string &d : programIncludeDirs(options)) dirs.push_back(fs::path(d).lexically_normal());
-  dirs.push_back(fs::path(sourcePath).parent_path().lexically_normal());
+  for (const std::string &d : programIncludeDirs(options)) dirs.push_back(real(d));
+  dirs.push_back(real(fs::path(sourcePath).parent_path()));
   std::vector<UserHeader> out;
   for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
     const clang::SrcMgr::SLocEntry &e = sm.getLocalSLocEntry(i);
     if (!e.isFile() || e.getFile().getIncludeLoc().isInvalid()) continue;   // the main file
     std::string name = e.getFile().getName().str();
     if (name.empty() || name[0] == '<') continue;
-    fs::path abs = fs::absolute(name).lexically_normal();
-    if (abs == fs::path(sourcePath).lexically_normal()) continue;
+    fs::path abs = real(name);
+    if (abs == real(sourcePath)) continue;
     // The deepest folder holding it names it (a quoted include next to the source, usually).
     std::string best;
     for (const fs::path &d : dirs) {
