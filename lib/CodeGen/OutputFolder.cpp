@@ -2,6 +2,7 @@
 // CodeGen.h): a fresh temporary folder beside the target, renamed into place when complete;
 // an existing target replaced only when rtcuda's marker says it is an earlier output.
 #include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Support/Files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -28,12 +29,6 @@ bool within(const fs::path &inner, const fs::path &outer) {
     if (i == inner.end() || *i != *o) return false;
   }
   return true;
-}
-
-fs::path resolved(const fs::path &p) {
-  std::error_code ec;
-  fs::path r = fs::weakly_canonical(p, ec);
-  return ec ? fs::absolute(p).lexically_normal() : r;
 }
 
 bool isOurOutput(const fs::path &dir) {
@@ -81,15 +76,15 @@ bool writeOutputFolder(const std::string &outDir, const FileSet &files,
       error = shown + " exists and is not a folder; not replacing it (pick another output folder)";
       return false;
     }
-    fs::path real = resolved(target);
-    fs::path cwd = resolved(fs::current_path(ec));
+    fs::path real = realPath(target);
+    fs::path cwd = realPath(fs::current_path(ec));
     if (!ec && within(cwd, real)) {
       error = shown + " is the current folder or holds it; not replacing it (pick another "
                       "output folder)";
       return false;
     }
     for (const std::string &input : inputs)
-      if (!input.empty() && within(resolved(input), real)) {
+      if (!input.empty() && within(realPath(input), real)) {
         error = shown + " holds the input '" + input + "'; not replacing it (pick another "
                         "output folder)";
         return false;

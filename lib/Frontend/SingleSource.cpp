@@ -80,22 +80,17 @@ std::vector<UserHeader> userHeaders(const clang::SourceManager &sm, const Option
                                     const std::string &sourcePath) {
   // Compared as real paths: the working folder, the source and the -I folders may reach one
   // file through different symbolic links.
-  auto real = [](const fs::path &p) {
-    std::error_code ec;
-    fs::path r = fs::weakly_canonical(fs::absolute(p), ec);
-    return ec ? fs::absolute(p).lexically_normal() : r;
-  };
   std::vector<fs::path> dirs;
-  for (const std::string &d : programIncludeDirs(options)) dirs.push_back(real(d));
-  dirs.push_back(real(fs::path(sourcePath).parent_path()));
+  for (const std::string &d : programIncludeDirs(options)) dirs.push_back(realPath(d));
+  dirs.push_back(realPath(fs::path(sourcePath).parent_path()));
   std::vector<UserHeader> out;
   for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
     const clang::SrcMgr::SLocEntry &e = sm.getLocalSLocEntry(i);
     if (!e.isFile() || e.getFile().getIncludeLoc().isInvalid()) continue;   // the main file
     std::string name = e.getFile().getName().str();
     if (name.empty() || name[0] == '<') continue;
-    fs::path abs = real(name);
-    if (abs == real(sourcePath)) continue;
+    fs::path abs = realPath(name);
+    if (abs == realPath(sourcePath)) continue;
     // The deepest folder holding it names it (a quoted include next to the source, usually).
     std::string best;
     for (const fs::path &d : dirs) {

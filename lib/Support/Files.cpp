@@ -21,4 +21,10 @@ std::string readFile(const std::string &path) {
   return text;
 }
 
+std::filesystem::path realPath(const std::filesystem::path &path) {
+  std::error_code ec;
+  std::filesystem::path real = std::filesystem::weakly_canonical(std::filesystem::absolute(path), ec);
+  return ec ? std::filesystem::absolute(path).lexically_normal() : real;
+}
+
 }  // namespace rtcuda

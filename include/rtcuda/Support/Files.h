@@ -1,6 +1,7 @@
-// Reading whole files: one helper for the translator, verify and the tuner.
+// Reading whole files and naming them: one helper for the translator, verify and the tuner.
 #pragma once
 
+#include <filesystem>
 #include <string>
 
 namespace rtcuda {
@@ -9,5 +10,8 @@ namespace rtcuda {
 bool readFile(const std::string &path, std::string &text);
 // The whole file, or "" if it cannot be opened (logs, inputs already known to exist).
 std::string readFile(const std::string &path);
+// `path` absolute, with symbolic links, '.' and '..' resolved as far as it exists (one file
+// reached through two links gets one name); absolute and normalized when that cannot be read.
+std::filesystem::path realPath(const std::filesystem::path &path);
 
 }  // namespace rtcuda
