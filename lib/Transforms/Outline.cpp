@@ -526,41 +526,36 @@ bool singleNest(const Kernel &k) {
   return loop;
 }
 
+// Why markParallelLoops refuses `source` as one kernel (asked silently); none if it accepts it.
+std::optional<CompileError> parallelNestRefusal(const KernelSource &source) {
+  Diagnostics quiet;
+  quiet.quiet = true;
+  Kernel probe = source.kernel;
+  probe.macroPrefix = source.kernel.name;
+  try {
+    markParallelLoops(probe, source.options, quiet);
+    return std::nullopt;
+  } catch (const CompileError &e) {
+    return e;
+  }
+}
+
 }  // namespace
 
 std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
                                                 std::vector<KernelSource> &kernels) {
   const Kernel &k = source.kernel;
-  std::optional<CompileError> refusal;
   // Options that name the loops of the one nest (how many are parallel, which are asserted,
   // what to do with a carried dependence) keep the function one kernel, as written.
   const KernelOptions &o = source.options;
   bool oneNestOptions = o.onDependence == "sequential" || o.parallelLoops > 0 || o.matrix2D ||
                         o.assumeParallelAll || !o.assumeParallel.empty();
-  if (singleNest(k) || oneNestOptions) {
-    try {
-      Diagnostics quiet;
-      quiet.quiet = true;
-      Kernel probe = k;
-      probe.macroPrefix = k.name;
-      markParallelLoops(probe, source.options, quiet);
-      return std::nullopt;  // one parallel nest: the pipeline as before
-    } catch (const CompileError &e) {
-      if (oneNestOptions) return std::nullopt;  // lowerKernel reports it, as before
-      refusal = e;
-    }
-  } else {
-    // A single nest followed by statements (a reduction's epilogue) is lowerKernel's too.
-    try {
-      Diagnostics quiet;
-      quiet.quiet = true;
-      Kernel probe = k;
-      probe.macroPrefix = k.name;
-      markParallelLoops(probe, source.options, quiet);
-      return std::nullopt;
-    } catch (const CompileError &) {
-    }
-  }
+  // One parallel nest (or one followed by statements, a reduction's epilogue), or options that
+  // name its loops: the pipeline as before; lowerKernel reports a refusal itself.
+  std::optional<CompileError> refusal = parallelNestRefusal(source);
+  if (!refusal || oneNestOptions) return std::nullopt;
+  // Several nests: the outliner says why none is parallel, not the whole-function analysis.
+  if (!singleNest(k)) refusal.reset();
   std::vector<KernelSource> made;
   Outliner outliner(source, made);
   OutlinedFunction f = outliner.run();
