@@ -1,6 +1,7 @@
 #include "Interpret.h"
 
 #include <cmath>
+#include <optional>
 
 namespace rtcuda::explain {
 
@@ -18,6 +19,22 @@ struct Value {
 
 Value intValue(long long v) { return Value{false, v, 0}; }
 Value floatValue(double v) { return Value{true, 0, v}; }
+
+// The operators integers and floating point share (a division by zero gives 0); none else.
+template <typename T>
+std::optional<Value> arithmetic(const std::string &op, T x, T y, Value (*make)(T)) {
+  if (op == "+") return make(x + y);
+  if (op == "-") return make(x - y);
+  if (op == "*") return make(x * y);
+  if (op == "/") return make(y == 0 ? T(0) : x / y);
+  if (op == "<") return intValue(x < y);
+  if (op == "<=") return intValue(x <= y);
+  if (op == ">") return intValue(x > y);
+  if (op == ">=") return intValue(x >= y);
+  if (op == "==") return intValue(x == y);
+  if (op == "!=") return intValue(x != y);
+  return std::nullopt;
+}
 
 enum class Flow { Normal, Break, Continue, Stop };
 
@@ -115,33 +132,13 @@ private:
   Value binary(const std::string &op, const Value &a, const Value &b) {
     if (op == "&&") return intValue(a.truth() && b.truth());
     if (op == "||") return intValue(a.truth() || b.truth());
-    bool fl = a.isFloat || b.isFloat;
-    if (fl) {
-      double x = a.num(), y = b.num();
-      if (op == "+") return floatValue(x + y);
-      if (op == "-") return floatValue(x - y);
-      if (op == "*") return floatValue(x * y);
-      if (op == "/") return floatValue(y == 0 ? 0 : x / y);
-      if (op == "<") return intValue(x < y);
-      if (op == "<=") return intValue(x <= y);
-      if (op == ">") return intValue(x > y);
-      if (op == ">=") return intValue(x >= y);
-      if (op == "==") return intValue(x == y);
-      if (op == "!=") return intValue(x != y);
-      return floatValue(0);
+    if (a.isFloat || b.isFloat) {
+      std::optional<Value> v = arithmetic(op, a.num(), b.num(), floatValue);
+      return v ? *v : floatValue(0);
     }
     long long x = a.i, y = b.i;
-    if (op == "+") return intValue(x + y);
-    if (op == "-") return intValue(x - y);
-    if (op == "*") return intValue(x * y);
-    if (op == "/") return intValue(y == 0 ? 0 : x / y);
+    if (std::optional<Value> v = arithmetic(op, x, y, intValue)) return *v;
     if (op == "%") return intValue(y == 0 ? 0 : x % y);
-    if (op == "<") return intValue(x < y);
-    if (op == "<=") return intValue(x <= y);
-    if (op == ">") return intValue(x > y);
-    if (op == ">=") return intValue(x >= y);
-    if (op == "==") return intValue(x == y);
-    if (op == "!=") return intValue(x != y);
     if (op == "&") return intValue(x & y);
     if (op == "|") return intValue(x | y);
     if (op == "^") return intValue(x ^ y);
