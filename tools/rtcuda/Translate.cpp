@@ -144,11 +144,12 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   addProgramHeaders(options, program.headers, diags);
   if (diags.errors()) return false;
   for (const auto &[place, path] : program.headers) files["include/" + place] = readFile(path);
+  const std::vector<std::string> extraPlaces = extraSourcePaths(options);
   for (size_t i = 0; i < options.extraSources.size(); ++i)
-    files[extraSourcePaths(options)[i]] = readFile(options.extraSources[i]);
-  files["CMakeLists.txt"] = projectCMake(programName(outDir), options, hasMain, usesRtapi) +
-                            projectCMakeInputs(programName(outDir), options,
-                                               !program.headers.empty());
+    files[extraPlaces[i]] = readFile(options.extraSources[i]);
+  const std::string name = programName(outDir);
+  files["CMakeLists.txt"] = projectCMake(name, options, hasMain, usesRtapi) +
+                            projectCMakeInputs(name, options, !program.headers.empty());
   files["manifest.json"] = manifest(options, program, kernels, hasMain, shells, t.outlined.parentOf);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
   if (usesRtapi)
