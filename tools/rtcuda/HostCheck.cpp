@@ -7,46 +7,18 @@
 
 #include "rtcuda/Frontend/Frontend.h"
 #include "rtcuda/Support/Files.h"
+#include "rtcuda/Support/Process.h"
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace rtcuda {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// Runs argv with stdout and stderr into `log`; the exit status, or -1 if it could not start.
-int runTo(const std::vector<std::string> &argv, const std::string &log) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<char *> args;
-  for (const std::string &a : argv) args.push_back(const_cast<char *>(a.c_str()));
-  args.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  if (!WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
-}
-
-}  // namespace
 
 bool checkHostBuilds(const Options &options, const FileSet &files, Diagnostics &diags) {
   auto main = files.find("main.cu");
@@ -74,11 +46,13 @@ bool checkHostBuilds(const Options &options, const FileSet &files, Diagnostics &
                                    "-I" + toolPaths().emuInclude};
   for (const std::string &d : programDefines(options)) argv.push_back("-D" + d);
   argv.insert(argv.end(), {"-x", "c++", (dir / "main.cu").string()});
-  std::string log = (dir / "check.log").string();
-  int status = written ? runTo(argv, log) : -1;
-  std::string messages = readFile(log);
+  std::string messages;
+  ProcessOptions capture;
+  capture.output = &messages;
+  // runProcess: 127 when the compiler could not start, 128 + signal when it was killed.
+  int status = written ? runProcess(argv, capture) : 127;
   fs::remove_all(dir, ec);
-  if (status < 0) {
+  if (status == 127 || status > 128) {
     diags.warning(ir::SourceLoc{shown, 0, 0}, "cannot check that main.cu compiles: the C++ compiler 'c++' did not run");
     return true;
   }
