@@ -203,7 +203,6 @@ private:
 
 namespace {
 
-// The variable an argument names, through casts and parentheses; null if it is anything else.
 // The variable an array argument points into: `a`, `*a`, `a[i]`, `&a[i][0]`, `a + k` all point
 // into `a` (PolyBench passes `*A` through POLYBENCH_ARRAY). Two arguments into one variable
 // may overlap; arguments into two different variables are taken as distinct, as two plain
