@@ -4,6 +4,7 @@
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/Support/Process.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -208,6 +209,34 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
   return failed ? 1 : 0;
 }
 
+// What a build of the output depends on: the compiler command, every file of the output
+// (outside .emu) and the emulation library, by path, size and modification time. `rtcuda run`
+// rebuilds only when this changes (running one output at several sizes builds it once).
+std::string buildStamp(const fs::path &outDir, const Args &cmd, const EmulationToolchain &tools) {
+  std::ostringstream stamp;
+  for (const std::string &a : cmd) stamp << a << '\n';
+  auto add = [&](const fs::path &file) {
+    std::error_code ec;
+    auto size = fs::file_size(file, ec);
+    auto time = fs::last_write_time(file, ec).time_since_epoch().count();
+    stamp << file.string() << ' ' << size << ' ' << time << '\n';
+  };
+  add(tools.emuAsanLib);
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(outDir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().filename() == ".emu") {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  if (ec) return "";  // unreadable: always rebuild
+  std::sort(files.begin(), files.end());
+  for (const fs::path &f : files) add(f);
+  return stamp.str();
+}
+
 int runOutput(const std::string &outDir, const std::vector<std::string> &args,
               const EmulationToolchain &tools) {
   Manifest m;
@@ -238,19 +267,25 @@ int runOutput(const std::string &outDir, const std::vector<std::string> &args,
                   "-fno-sanitize-recover=all"} +
              includeFlags(outDir, tools);
   if (rtapi) cmd.push_back("-I" + outDir + "/runtime/rtapi/include");
-  std::vector<std::string> extra;
-  if (!compileExtraSources(m, tools, build, "-fsanitize=address,undefined "
-                           "-fno-sanitize-recover=all", "run", extra))
-    return 1;
-  cmd = cmd + programFlags(m) +
-        Args{"-x", "c++", outDir + "/" + m.main, "-x", "none", tools.emuAsanLib} + extra;
-  if (rtapi) cmd = cmd + tools.rtapiCpuLibs;
-  cmd = cmd + Args{"-lpthread", "-lm", "-o", exe.string()};
-  std::string log = (build / "build.log").string();
-  if (run(cmd, log) != 0) {
-    std::cerr << readFile(log) << "rtcuda run: error: cannot build " << outDir << "/" << m.main
-              << " for the emulator\n";
-    return 1;
+  cmd = cmd + programFlags(m);
+  std::string stamp = buildStamp(outDir, cmd, tools);
+  fs::path stampFile = build / "program.stamp";
+  if (stamp.empty() || !fs::exists(exe) || readFile(stampFile.string()) != stamp) {
+    fs::remove(stampFile, ec);
+    std::vector<std::string> extra;
+    if (!compileExtraSources(m, tools, build, "-fsanitize=address,undefined "
+                             "-fno-sanitize-recover=all", "run", extra))
+      return 1;
+    cmd = cmd + Args{"-x", "c++", outDir + "/" + m.main, "-x", "none", tools.emuAsanLib} + extra;
+    if (rtapi) cmd = cmd + tools.rtapiCpuLibs;
+    cmd = cmd + Args{"-lpthread", "-lm", "-o", exe.string()};
+    std::string log = (build / "build.log").string();
+    if (run(cmd, log) != 0) {
+      std::cerr << readFile(log) << "rtcuda run: error: cannot build " << outDir << "/"
+                << m.main << " for the emulator\n";
+      return 1;
+    }
+    writeText(stampFile, stamp);
   }
   setenv("ASAN_OPTIONS", "detect_leaks=0", 0);
   std::vector<char *> argv;
