@@ -1,7 +1,7 @@
 // The output project: manifest.json (what verify and the tuner read) and CMakeLists.txt (the
 // folder itself is written by OutputFolder.cpp).
 #include "rtcuda/CodeGen/CodeGen.h"
-#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/Config/Options.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 

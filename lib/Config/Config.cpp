@@ -351,4 +351,29 @@ Options loadConfig(const std::string &path) {
   return config::loadLegacyConfig(path, text);
 }
 
+// The command line's -I and -D (Options::clangArgs) count as the config's: the output builds
+// with them too.
+static std::vector<std::string> commandLineFlags(const Options &options, const std::string &flag) {
+  std::vector<std::string> out;
+  const std::vector<std::string> &a = options.clangArgs;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == flag && i + 1 < a.size()) out.push_back(a[++i]);
+    else if (a[i].size() > 2 && a[i].rfind(flag, 0) == 0) out.push_back(a[i].substr(2));
+  }
+  return out;
+}
+
+std::vector<std::string> programIncludeDirs(const Options &options) {
+  std::vector<std::string> dirs = options.includeDirs;
+  for (const std::string &d : commandLineFlags(options, "-I"))
+    dirs.push_back(fs::absolute(d).lexically_normal().string());
+  return dirs;
+}
+
+std::vector<std::string> programDefines(const Options &options) {
+  std::vector<std::string> defines = options.defines;
+  for (const std::string &d : commandLineFlags(options, "-D")) defines.push_back(d);
+  return defines;
+}
+
 }  // namespace rtcuda

@@ -5,6 +5,7 @@
 #include "Paths.h"
 
 #include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/HostRewrite/HostRewrite.h"
 #include "rtcuda/Support/Files.h"
 
 #include <fstream>

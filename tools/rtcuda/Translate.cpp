@@ -5,6 +5,7 @@
 #include "Commands.h"
 
 #include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/HostRewrite/HostRewrite.h"
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/Config/Options.h"
 #include "rtcuda/Frontend/Frontend.h"

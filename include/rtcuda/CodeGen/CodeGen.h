@@ -1,9 +1,10 @@
-// Code generation: kernel.cu and the parameter headers, the host launch functions, main.cu,
-// and the output project (CMakeLists.txt, manifest.json, copies of the inputs).
+// Code generation: kernel.cu and the parameter headers, the host launch functions, and the
+// output project (CMakeLists.txt, manifest.json, copies of the inputs). No Clang: main.cu is
+// rtcuda/HostRewrite/HostRewrite.h's.
 #pragma once
 
 #include "rtcuda/Config/Options.h"
-#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/IR/Program.h"
 #include "rtcuda/Support/Diagnostics.h"
 #include "rtcuda/Transforms/Outline.h"
 #include "rtcuda/Transforms/Pipeline.h"
@@ -30,19 +31,8 @@ std::string launchFunction(const LoweredKernel &k);
 std::string launchHeader(const std::vector<LoweredKernel> &kernels);
 std::string launchFunctionName(const ir::Kernel &k);
 
-// What each kernel's calls in main.c say about aliasing of its array arguments (an argument
-// that is not a plain variable may alias anything). Empty when there is no main file.
-std::map<std::string, CallSites> analyzeCallSites(const Options &options,
-                                                  const ParsedProgram &program,
-                                                  Diagnostics &diags);
-
-// main.c → main.cu, with Clang's Rewriter. Returns false (diagnostics reported) on failure.
-bool rewriteHost(const Options &options, const ParsedProgram &program,
-                 const std::vector<LoweredKernel> &kernels, Diagnostics &diags,
-                 std::string &mainCu);
-
 // Where main.c calls each kernel and which of its loops keep their arrays on the GPU
-// (resident loops), for rtcuda explain. Empty when there is no main file or it does not parse.
+// (resident loops), for rtcuda explain; hostSummary (HostRewrite.h) reads it from main.c.
 struct HostSummary {
   struct Call {
     std::string kernel;
@@ -57,8 +47,6 @@ struct HostSummary {
   std::vector<Call> calls;
   std::vector<Loop> loops;
 };
-HostSummary hostSummary(const Options &options, const ParsedProgram &program, Diagnostics &diags);
-
 // The host function of an outlined function: rtcuda_launch_<name>(where, args...), which
 // copies its arrays to the device once and launches its kernels (HostFunction.cpp), and the
 // function under its own name.

@@ -101,4 +101,9 @@ public:
 // Throws ConfigError on any problem.
 Options loadConfig(const std::string &path);
 
+// The config's include_dirs and defines with the command line's -I and -D: what the output's
+// builds (CMakeLists.txt, rtcuda run, verify's reference) and the host check use.
+std::vector<std::string> programIncludeDirs(const Options &options);
+std::vector<std::string> programDefines(const Options &options);
+
 }  // namespace rtcuda

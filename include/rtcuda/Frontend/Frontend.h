@@ -2,7 +2,7 @@
 #pragma once
 
 #include "rtcuda/Config/Options.h"
-#include "rtcuda/IR/IR.h"
+#include "rtcuda/IR/Program.h"
 #include "rtcuda/Support/Diagnostics.h"
 
 #include <map>
@@ -10,26 +10,6 @@
 #include <vector>
 
 namespace rtcuda {
-
-struct KernelSource {
-  ir::Kernel kernel;        // as written: loops serial, arrays with their logical dimensions
-  KernelOptions options;    // the config's options for it (defaults for pragma-marked kernels)
-  std::string file;         // the kernel file it came from (display path)
-};
-
-struct ReferenceSource {
-  std::string displayPath;  // the user's file, as named in diagnostics
-  std::string fileName;     // base name
-  std::string text;         // standard C that any C compiler builds: the sequential reference
-};
-
-struct ParsedProgram {
-  std::vector<KernelSource> kernels;
-  std::vector<ReferenceSource> references;
-  std::string prototypes;   // declarations of the kernel functions, for the host prelude
-  // Headers the kernel files read from the user's folders: place under include/ → absolute path.
-  std::map<std::string, std::string> headers;
-};
 
 // Where Clang's builtin headers are; set once by the driver.
 void setClangResourceDir(const std::string &dir);
@@ -42,10 +22,6 @@ std::string displayPath(const std::string &path);
 std::vector<std::string> userClangArgs(const Options &options, const std::string &file);
 // Loads the compile_commands.json of `dir`; false with a message if it cannot.
 bool checkCompileCommands(const std::string &dir, std::string &error);
-// The config's include_dirs and defines with the command line's -I and -D: what the output's
-// builds (CMakeLists.txt, rtcuda run, verify's reference) and the host check use.
-std::vector<std::string> programIncludeDirs(const Options &options);
-std::vector<std::string> programDefines(const Options &options);
 
 // Adds the headers the main file (when it is not a kernel file) and the extra sources read
 // from the user's folders to `headers`, as parseKernels does for the kernel files

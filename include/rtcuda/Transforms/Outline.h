@@ -3,7 +3,7 @@
 // host function that launches several kernels (docs/passes/Outline.md).
 #pragma once
 
-#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/IR/Program.h"
 #include "rtcuda/Support/Diagnostics.h"
 
 #include <map>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "rtcuda/Analysis/Footprint.h"
-#include "rtcuda/Frontend/Frontend.h"
+#include "rtcuda/IR/Program.h"
 #include "rtcuda/Transforms/Pass.h"
 
 #include <functional>

@@ -1,7 +1,7 @@
 // Where main.c calls the kernels and which loops keep arrays on the GPU, for rtcuda explain:
 // the same parse and the same resident-loop rule as HostRewriter.cpp, reported instead of
 // rewritten.
-#include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/HostRewrite/HostRewrite.h"
 
 #include "HostParse.h"
 #include "ResidentLoops.h"

@@ -14,7 +14,7 @@
 #include "rtcuda/Frontend/ClangParse.h"
 #include "rtcuda/Frontend/SingleSource.h"
 #include "rtcuda/Support/Files.h"
-#include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/HostRewrite/HostRewrite.h"
 
 #include "HostParse.h"
 #include "ResidentLoops.h"
