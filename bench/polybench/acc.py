@@ -1,0 +1,563 @@
+#!/usr/bin/env python3
+"""PolyBench-ACC's hand-written CUDA side by side with rtcuda's translation of PolyBench/C 4.2.1,
+at PolyBench-ACC's LARGE sizes in float (docs/polybench.md, "Side by side with PolyBench-ACC").
+
+  acc.py translate POLYBENCH_DIR ACC_DIR --out DIR [--only gemm,atax]
+      Here (LLVM needed). For each of PolyBench-ACC's 21 benchmarks that PolyBench/C 4.2.1 also
+      has, translate the unchanged 4.2.1 source with ACC's LARGE sizes as -D defines and
+      DATA_TYPE_IS_FLOAT into DIR/<bench>/acc/out, and put patch_timing()'s loop and dump
+      switch into its main.cu.
+  acc.py gpu DIR --acc ACC_DIR [--runs 3] [--log-dir D] [--deadline S] [--only ...]
+      On the GPU machine (nvcc, CMake, gcc). Copies ACC_DIR, comments out its
+      `#define RUN_ON_CPU`, builds each ACC program with nvcc -O3 for --arch and each rtcuda
+      output through its CMake project; runs the rtcuda program once with its dump on and
+      compares the dump with gcc -O2's build of the same PolyBench/C program (run.py's
+      comparison); then --runs times each (ACC and rtcuda alternating):
+        ACC kernel      its own POLYBENCH_TIME print: a host clock around the launches and
+                        cudaDeviceSynchronize, the transfers outside;
+        rtcuda kernel   the same host clock around a second call of the function main.c
+                        calls, every array already on the GPU (a resident region), so no
+                        transfers; the first call, as the program makes it, copies in and out;
+        program         the process's wall clock (rtcuda's less its second call).
+      Prints and writes (--log-dir) the table with medians; results.json for `report`.
+  acc.py report RESULTS.json... [--markdown FILE]
+      One table from the results of several gpu runs (a benchmark's row from the last file
+      that timed it).
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import multiprocessing
+import os
+import re
+import shutil
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run as pb  # noqa: E402  (bench/polybench/run.py: translate, gcc build, dump comparison)
+
+# PolyBench-ACC's benchmarks, the quick ones first: (its name, its folder, PolyBench/C 4.2.1's
+# name or None, its size macros -> 4.2.1's by the arrays' shapes: ACC's atax A[NX][NY] is
+# 4.2.1's A[M][N]; None where the names are the same).
+ACC = [
+    ("gemm", "linear-algebra/kernels/gemm", "gemm", None),
+    ("atax", "linear-algebra/kernels/atax", "atax", {"NX": "M", "NY": "N"}),
+    ("bicg", "linear-algebra/kernels/bicg", "bicg", {"NX": "N", "NY": "M"}),
+    ("mvt", "linear-algebra/kernels/mvt", "mvt", None),
+    ("gemver", "linear-algebra/kernels/gemver", "gemver", None),
+    ("gesummv", "linear-algebra/kernels/gesummv", "gesummv", None),
+    ("3mm", "linear-algebra/kernels/3mm", "3mm", None),
+    ("doitgen", "linear-algebra/kernels/doitgen", "doitgen", None),
+    ("syrk", "linear-algebra/kernels/syrk", "syrk", {"NI": "N", "NJ": "M"}),
+    ("syr2k", "linear-algebra/kernels/syr2k", "syr2k", {"NI": "N", "NJ": "M"}),
+    ("adi", "stencils/adi", "adi", None),
+    ("jacobi1D", "stencils/jacobi-1d-imper", "jacobi-1d", None),
+    ("jacobi2D", "stencils/jacobi-2d-imper", "jacobi-2d", None),
+    ("2DConvolution", "stencils/convolution-2d", None, None),
+    ("3DConvolution", "stencils/convolution-3d", None, None),
+    ("fdtd2d", "stencils/fdtd-2d", "fdtd-2d", None),
+    ("2mm", "linear-algebra/kernels/2mm", "2mm", None),
+    ("correlation", "datamining/correlation", "correlation", None),
+    ("covariance", "datamining/covariance", "covariance", None),
+    ("gramschmidt", "linear-algebra/solvers/gramschmidt", "gramschmidt", {"NI": "M", "NJ": "N"}),
+    ("lu", "linear-algebra/solvers/lu", "lu", None),
+]
+# Where the two programs do not compute the same thing (read from both sources).
+DIFFERS = {
+    "adi": "not the same algorithm: 4.2.1's adi sweeps u, v, p, q; ACC's sweeps X, A, B",
+    "jacobi1D": "4.2.1 sweeps A->B and B->A per step; ACC sweeps A->B and copies B->A",
+    "jacobi2D": "4.2.1 sweeps A->B and B->A per step; ACC sweeps A->B and copies B->A",
+}
+
+
+def acc_file(acc_dir, folder, ext):
+    """ACC's <folder>/<stem>.<ext> (each folder has one .cu and one .cuh)."""
+    found = sorted(f for f in os.listdir(os.path.join(acc_dir, folder)) if f.endswith("." + ext))
+    return os.path.join(acc_dir, folder, found[0]) if found else None
+
+
+def acc_sizes(acc_dir, folder, names):
+    """4.2.1's size defines ["N=4096", ...] from ACC's LARGE_DATASET block, renamed by `names`."""
+    sizes = pb.dataset_sizes(acc_file(acc_dir, folder, "cuh"), "LARGE")
+    return ["%s=%d" % ((names or {}).get(k, k), v) for k, v in sorted(sizes.items())]
+
+
+# ---- what the translated main.cu gets ----
+
+TIMING_HELPERS = r'''
+// Added by bench/polybench/acc.py. The call between the PolyBench timer's start and stop runs
+// as the program has it (arrays copied in and out), then RTCUDA_ACC_REPEATS more times with
+// every array already on the GPU (a resident region); each call is timed by a host clock from
+// a synchronized device to the end of the call (which synchronizes), as PolyBench-ACC times
+// its launches: "rtcuda-acc call <n>: <seconds>" on stdout. RTCUDA_ACC_DUMP set: the arrays
+// are dumped (POLYBENCH_DUMP_ARRAYS's output) without rebuilding.
+#include <chrono>
+#undef POLYBENCH_DCE_ONLY_CODE
+#define POLYBENCH_DCE_ONLY_CODE if (getenv("RTCUDA_ACC_DUMP") != NULL)
+static int rtcuda_acc_repeats(void) {
+  const char *s = getenv("RTCUDA_ACC_REPEATS");
+  return s ? atoi(s) : 0;
+}
+static double rtcuda_acc_now(void) {
+  RTCUDA_CHECK(cudaDeviceSynchronize());
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+'''
+
+
+def patch_timing(text):
+    """main.cu with TIMING_HELPERS before main and the loop around the kernel call, or None
+    unless main holds exactly one `polybench_start_instruments; ... polybench_stop_instruments;`
+    and uses polybench_prevent_dce."""
+    regions = list(re.finditer(r"polybench_start_instruments;(.*?)polybench_stop_instruments;",
+                               text, re.S))
+    main = re.search(r"^int\s+main\s*\(", text, re.M)
+    if len(regions) != 1 or not main or main.start() > regions[0].start() or \
+            "polybench_prevent_dce(" not in text[main.start():]:
+        return None
+    loop = ("polybench_start_instruments;\n  rtcuda_resident_begin();\n"
+            "  for (int rtcuda_acc_call = 0; rtcuda_acc_call <= rtcuda_acc_repeats(); "
+            "++rtcuda_acc_call) {\n    const double rtcuda_acc_start = rtcuda_acc_now();\n"
+            + regions[0].group(1) +
+            "\n    printf(\"rtcuda-acc call %d: %.6f\\n\", rtcuda_acc_call, "
+            "rtcuda_acc_now() - rtcuda_acc_start);\n  }\n  rtcuda_resident_end();\n"
+            "  polybench_stop_instruments;")
+    text = text[:regions[0].start()] + loop + text[regions[0].end():]
+    return text[:main.start()] + TIMING_HELPERS + text[main.start():]
+
+
+# ---- translate (here) ----
+
+def translate_main(args):
+    poly, accdir = os.path.abspath(args.polybench), os.path.abspath(args.acc)
+    if not os.path.isfile(os.path.join(poly, "utilities", "polybench.c")) or \
+            not os.path.isdir(os.path.join(accdir, "utilities")):
+        print("acc.py: no PolyBench/C at %s or no PolyBench-ACC CUDA folder at %s" %
+              (poly, accdir), file=sys.stderr)
+        return 77
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    sources = dict(pb.benchmarks(poly))
+    plan, status = [], 0
+    for name, folder, pbname, names in ACC:
+        if args.only and name not in args.only.split(","):
+            continue
+        entry = {"name": name, "acc_folder": folder, "polybench": pbname, "defines": [],
+                 "translated": False, "reason": ""}
+        plan.append(entry)
+        if pbname is None:
+            entry["reason"] = "PolyBench/C 4.2.1 has no such program"
+        else:
+            entry["defines"] = acc_sizes(accdir, folder, names) + ["DATA_TYPE_IS_FLOAT"]
+            st, o, log = pb.translate(args.rtcuda, name, sources[pbname], poly, "acc", out,
+                                      entry["defines"])
+            patched = patch_timing(open(os.path.join(o, "main.cu")).read()) if st == 0 else None
+            if st != 0:
+                entry["reason"] = pb.first_error(log)
+            elif patched is None:
+                entry["reason"] = "acc.py: main.cu has no single timed kernel call"
+                status = 1
+            else:
+                open(os.path.join(o, "main.cu"), "w").write(patched)
+                entry["translated"] = True
+                entry.update(pb.summarize(o))
+        print("%-14s %-12s %s" % (name, pbname or "-", "translated " + " ".join(entry["defines"])
+                                  if entry["translated"] else "NOT translated: " + entry["reason"]))
+    json.dump(plan, open(os.path.join(out, "acc-plan.json"), "w"), indent=1)
+    return status
+
+
+# ---- gpu (there) ----
+
+class Log:
+    def __init__(self, path):
+        self.f = open(path, "a") if path else None
+
+    def __call__(self, *parts):
+        line = " ".join(str(p) for p in parts)
+        print(line, flush=True)
+        if self.f:
+            self.f.write(line + "\n")
+            self.f.flush()
+
+
+def prepare_acc(acc_src, work, log):
+    """A copy of ACC's CUDA folder with `#define RUN_ON_CPU` commented out in every .cu."""
+    dst = os.path.join(work, "acc-src")
+    shutil.rmtree(dst, ignore_errors=True)
+    shutil.copytree(acc_src, dst)
+    for _, folder, _, _ in ACC:
+        cu = acc_file(dst, folder, "cu")
+        text, n = re.subn(r"^#define RUN_ON_CPU\b", "// #define RUN_ON_CPU (off: acc.py)",
+                          open(cu).read(), flags=re.M)
+        if n != 1:
+            log("acc.py: %s: %d '#define RUN_ON_CPU' lines, expected 1" % (cu, n))
+        open(cu, "w").write(text)
+    return dst
+
+
+def build_acc(accdir, folder, arch, work):
+    exe = os.path.join(work, "acc.exe")
+    argv = ["nvcc", "-O3", "-arch=sm_" + arch, "-DLARGE_DATASET", "-DPOLYBENCH_TIME",
+            "-DcudaThreadSynchronize=cudaDeviceSynchronize", "-w",
+            "-I" + os.path.join(accdir, "utilities"), acc_file(accdir, folder, "cu"), "-o", exe]
+    st, o, e = pb.run(argv, 900)
+    return (exe if st == 0 else None), " ".join(argv) + "\n" + o + e
+
+
+def build_rtcuda(out, build, arch):
+    shutil.rmtree(build, ignore_errors=True)
+    st, o, e = pb.run(["cmake", "-S", out, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                       "-DCMAKE_CUDA_ARCHITECTURES=" + arch], 600)
+    if st == 0:
+        st, o, e = pb.run(["cmake", "--build", build, "-j", "2"], 1200)
+    return (os.path.join(build, "out") if st == 0 else None), o + e
+
+
+def program_files(out):
+    """(source, include dirs, extra sources, defines with the dump) of a translated output."""
+    m = json.load(open(os.path.join(out, "manifest.json")))
+    return (os.path.join(out, m["kernel_sources"][0]),
+            [os.path.join(out, d) for d in m.get("include_dirs", [])],
+            [os.path.join(out, s) for s in m.get("extra_sources", [])],
+            m.get("defines", []) + ["POLYBENCH_DUMP_ARRAYS"])
+
+
+def gcc_reference(out, work, timeout):
+    """gcc -O2's build of the output's copy of the program, run at nice 19: its dump file."""
+    src, incs, extra, defines = program_files(out)
+    exe = os.path.join(work, "gcc-program")
+    ok, blog = pb.gcc_build(src, incs, extra, defines, exe)
+    if not ok:
+        return None, "gcc build: " + pb.first_error(blog)
+    t0 = time.time()
+    st, _, err = pb.run(["nice", "-n", "19", exe], timeout)
+    if st != 0:
+        return None, "gcc -O2 program: %s" % ("did not finish in %d s" % timeout if st == -9
+                                              else "status %d" % st)
+    path = os.path.join(work, "gcc.dump")
+    open(path, "w").write(err)
+    return path, "%.0f s" % (time.time() - t0)
+
+
+def compare(out, want_path, got_path):
+    """run.py's comparison of the two dumps, at nice 19: "ok", "DIFFERS: ..." or, where gcc -O3
+    -ffast-math's dump also differs from gcc -O2's (run.py's order_sensitive), "UNSTABLE: ..."."""
+    os.nice(19)
+    want = open(want_path, errors="replace").read()
+    diff = pb.compare_dumps(want, open(got_path, errors="replace").read())
+    if not diff:
+        return "ok"
+    src, incs, extra, defines = program_files(out)
+    unstable = pb.order_sensitive(src, incs, extra, defines,
+                                  os.path.join(os.path.dirname(want_path), "gcc-program"), want)
+    return "UNSTABLE: %s; but %s" % (diff, unstable) if unstable else "DIFFERS: " + diff
+
+
+def timed(argv, timeout, env):
+    t0 = time.perf_counter()
+    st, o, e = pb.run(argv, timeout, env=env)
+    return st, time.perf_counter() - t0, o, e
+
+
+def acc_kernel_seconds(stdout):
+    m = re.search(r"GPU Time in seconds:\s*([0-9.eE+-]+)", stdout)
+    return float(m.group(1)) if m else None
+
+
+def rtcuda_calls(stdout):
+    return {int(n): float(s) for n, s in re.findall(r"rtcuda-acc call (\d+): ([0-9.eE+-]+)", stdout)}
+
+
+def check_output(r, args, env, work, ref, procs, log):
+    """The rtcuda program once with its dump on; the comparison with gcc's reference goes to
+    `procs` (r["compare"]: its future)."""
+    want, why = ref.result()
+    if want is None:
+        r["check"] = "not checked: " + why
+        return
+    limit = rt_timeout(r, args)
+    st, wall, o, e = timed([r["exe"]], limit, dict(env, RTCUDA_ACC_DUMP="1"))
+    log("%s rtcuda dump run: status %d, %.2f s (gcc reference %s)" % (r["name"], st, wall, why))
+    if st != 0:
+        r["check"] = "did not finish in %d s" % limit if st == -9 else \
+            "status %d: %s" % (st, pb.first_error(e))
+        r["rt_error"] = "dump run: " + r["check"]
+        return
+    got = os.path.join(work, r["name"], "rtcuda.dump")
+    open(got, "w").write(e)
+    r["compare"] = procs.submit(compare, os.path.join(args.dir, r["name"], "acc", "out"), want, got)
+
+
+def rt_timeout(r, args):
+    """Seconds an rtcuda run may take: --slow-factor times ACC's whole program, at least
+    --run-timeout (a program that much slower is reported as slower than that)."""
+    return int(max(args.run_timeout, args.slow_factor * (med(r["acc_wall"]) or 0)))
+
+
+def time_benchmark(r, args, env, log, deadline):
+    """--runs times: ACC, then rtcuda with one resident call more. A run that fails or times out
+    ends that program's runs."""
+    acc_ok, rt_ok = r.get("acc_exe") is not None, r.get("exe") is not None and "rt_error" not in r
+    renv = dict(env, RTCUDA_ACC_REPEATS="1")
+    for i in range(args.runs):
+        if time.time() > deadline:
+            r["notes"].append("--deadline reached after %d run(s)" % i)
+            break
+        if acc_ok:
+            st, wall, o, e = timed([r["acc_exe"]], args.run_timeout, env)
+            k = acc_kernel_seconds(o)
+            log("%s ACC run %d: status %d, wall %.4f s, kernel %s s" % (r["name"], i, st, wall, k))
+            if st != 0 or k is None:
+                acc_ok = False
+                r["acc_error"] = "did not finish in %d s" % args.run_timeout if st == -9 else \
+                    "status %d%s" % (st, "" if k is not None else ", no GPU time printed")
+            else:
+                r["acc_kernel"].append(k)
+                r["acc_wall"].append(wall)
+        if rt_ok:
+            limit = rt_timeout(r, args)
+            st, wall, o, e = timed([r["exe"]], limit, renv)
+            calls = rtcuda_calls(o)
+            log("%s rtcuda run %d: status %d, wall %.4f s, calls %s" %
+                (r["name"], i, st, wall, json.dumps(calls)))
+            if st != 0 or 1 not in calls:
+                rt_ok = False
+                r["rt_error"] = "did not finish in %d s (two calls)" % limit if st == -9 else \
+                    "status %d: %s" % (st, pb.first_error(e))
+            else:
+                r["rt_kernel"].append(calls[1])
+                r["rt_call0"].append(calls[0])
+                r["rt_wall"].append(wall - calls[1])
+
+
+def gpu_main(args):
+    start = time.time()
+    deadline = start + args.deadline
+    work = os.path.abspath(args.work or os.path.join(args.dir, "gpu-work"))
+    os.makedirs(work, exist_ok=True)
+    if args.log_dir:
+        os.makedirs(args.log_dir, exist_ok=True)
+    log = Log(os.path.join(args.log_dir, "log.txt") if args.log_dir else None)
+    plan = json.load(open(os.path.join(args.dir, "acc-plan.json")))
+    if args.only:   # in the order given
+        plan = [p for n in args.only.split(",") for p in plan if p["name"] == n]
+    env = dict(os.environ, CUDA_MODULE_LOADING="EAGER")
+    device = pb.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+                    60)[1].strip() or "unknown"
+    nvcc = (pb.run(["nvcc", "--version"], 60)[1].strip().splitlines() or ["?"])[-1]
+    log("device: %s; %s" % (device, nvcc))
+    accdir = prepare_acc(os.path.abspath(args.acc), work, log)
+    rows = [dict(p, acc_kernel=[], acc_wall=[], rt_wall=[], rt_call0=[], rt_kernel=[], notes=[],
+                 check="-") for p in plan]
+    # gcc's references run (nice 19) while the programs build and the GPU runs.
+    refs_pool = concurrent.futures.ThreadPoolExecutor(args.ref_jobs)
+    refs = {r["name"]: refs_pool.submit(gcc_reference, os.path.join(args.dir, r["name"], "acc", "out"),
+                                        os.path.join(work, r["name"]), args.check_timeout)
+            for r in rows if r["translated"]}
+    builds_pool = concurrent.futures.ThreadPoolExecutor(args.jobs)
+    builds = {}
+    for r in rows:
+        d = os.path.join(work, r["name"])
+        os.makedirs(d, exist_ok=True)
+        builds[r["name"], "acc"] = builds_pool.submit(build_acc, accdir, r["acc_folder"], args.arch, d)
+        if r["translated"]:
+            builds[r["name"], "rt"] = builds_pool.submit(
+                build_rtcuda, os.path.join(args.dir, r["name"], "acc", "out"),
+                os.path.join(d, "build"), args.arch)
+    for r in rows:
+        for key, field in (("acc", "acc_exe"), ("rt", "exe")):
+            if (r["name"], key) in builds:
+                exe, blog = builds[r["name"], key].result()
+                r[field] = exe
+                if exe is None:
+                    r["acc_error" if key == "acc" else "rt_error"] = "build: " + pb.first_error(blog)
+                log("%s %s build: %s" % (r["name"], "ACC" if key == "acc" else "rtcuda",
+                                         "ok" if exe else blog.strip()[-3000:]))
+    builds_pool.shutdown()
+    log("builds done at %.0f s" % (time.time() - start))
+    procs = concurrent.futures.ProcessPoolExecutor(args.compare_jobs,
+                                                   mp_context=multiprocessing.get_context("spawn"))
+    def save():   # after each benchmark, so that a run stopped from outside leaves its rows
+        if args.log_dir:
+            json.dump({"device": device, "nvcc": nvcc, "runs": args.runs,
+                       "rows": [{k: v for k, v in r.items() if k != "compare"} for r in rows]},
+                      open(os.path.join(args.log_dir, "results.json"), "w"), indent=1)
+
+    later = []
+    for r in rows:   # the GPU, one program at a time
+        if time.time() > deadline:
+            r["notes"].append("not run: --deadline reached")
+            continue
+        time_benchmark(r, args, env, log, deadline)
+        if r.get("exe") and not r.get("rt_error"):
+            # The dump run now if gcc's reference is ready, else after the other benchmarks.
+            if refs[r["name"]].done():
+                check_output(r, args, env, work, refs[r["name"]], procs, log)
+            else:
+                later.append(r)
+        elif r.get("exe"):
+            r["check"] = "not checked: the timing runs failed"
+        save()
+    for r in later:
+        try:
+            refs[r["name"]].result(timeout=max(0.0, min(deadline - time.time(), args.ref_wait)))
+        except concurrent.futures.TimeoutError:
+            r["check"] = "not checked: gcc -O2's reference (nice 19) unfinished after %.0f s" % (
+                time.time() - start)
+            continue
+        check_output(r, args, env, work, refs[r["name"]], procs, log)
+    log("GPU runs done at %.0f s" % (time.time() - start))
+    for r in rows:
+        if "compare" not in r:
+            continue
+        try:
+            r["check"] = r["compare"].result(timeout=max(1.0, deadline + args.check_grace - time.time()))
+        except concurrent.futures.TimeoutError:
+            r["check"] = "not checked: comparison unfinished at the deadline"
+        log("%s rtcuda output against gcc -O2: %s" % (r["name"], r["check"]))
+    for r in rows:
+        r.pop("compare", None)
+    text = report(rows, args.runs)
+    print(text)
+    save()
+    if args.log_dir:
+        open(os.path.join(args.log_dir, "table.md"), "w").write(text)
+    log("acc.py: %.0f s" % (time.time() - start))
+    sys.stdout.flush()
+    # gcc references still running are left behind (their threads cannot be stopped).
+    os._exit(1 if any(r["check"].startswith("DIFFERS") for r in rows) else 0)
+
+
+# ---- the table ----
+
+def med(xs):
+    return statistics.median(xs) if xs else None
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def report(rows, runs):
+    def ms(x):
+        return "-" if x is None else "%.3f" % (x * 1e3) if x < 0.1 else "%.1f" % (x * 1e3)
+
+    def ratio(a, b):
+        return a / b if a is not None and b else None
+
+    lines = ["| ACC benchmark | PolyBench/C | sizes (float) | ACC kernel ms | rtcuda kernel ms | "
+             "kernel speedup | ACC program s | rtcuda program s | program speedup | "
+             "rtcuda output vs gcc -O2 | notes |", "|" + "---|" * 11]
+    ks, ps, missing = [], [], []
+    for r in rows:
+        ak, rk, aw, rw = (med(r[k]) for k in ("acc_kernel", "rt_kernel", "acc_wall", "rt_wall"))
+        kr, pr = ratio(ak, rk), ratio(aw, rw)
+        if kr:
+            ks.append((kr, r["name"]))
+        if pr:
+            ps.append((pr, r["name"]))
+        if not r["translated"]:
+            missing.append("%s (%s)" % (r["name"], r["reason"]))
+        notes = list(r["notes"]) + ([DIFFERS[r["name"]]] if r["name"] in DIFFERS else [])
+        notes += ["ACC " + r["acc_error"]] if r.get("acc_error") else []
+        notes += ["rtcuda " + r["rt_error"]] if r.get("rt_error") else []
+        notes.append("runs: ACC %d, rtcuda %d" % (len(r["acc_kernel"]), len(r["rt_kernel"])))
+        if r.get("run"):
+            notes.append(r["run"])
+        lines.append("| " + " | ".join([
+            r["name"], r["polybench"] or "-",
+            " ".join(d for d in r["defines"] if "=" in d) or "-",
+            ms(ak), ms(rk), "%.2fx" % kr if kr else "-",
+            "%.2f" % aw if aw is not None else "-", "%.2f" % rw if rw is not None else "-",
+            "%.2fx" % pr if pr else "-",
+            r["check"] if r["translated"] else "not translated: " + r["reason"],
+            "; ".join(notes).replace("|", "\\|")]) + " |")
+    summary = ["", "Kernel speedup = ACC kernel time / rtcuda kernel time (above 1: rtcuda "
+               "faster); medians of %d runs each." % runs]
+    if ks:
+        summary.append("Kernel time: geomean speedup %.3fx over the %d benchmarks both ran; "
+                       "slowest ratio %.4fx (%s); fastest %.2fx (%s)." %
+                       (geomean([x for x, _ in ks]), len(ks), min(ks)[0], min(ks)[1],
+                        max(ks)[0], max(ks)[1]))
+    if ps:
+        summary.append("Whole program: geomean speedup %.3fx over %d; slowest ratio %.3fx (%s)."
+                       % (geomean([x for x, _ in ps]), len(ps), min(ps)[0], min(ps)[1]))
+    failed = ["%s (%s)" % (r["name"], r["rt_error"]) for r in rows if r.get("rt_error")]
+    if failed:
+        summary.append("Translated, but no rtcuda time (not in the geomean): %s." % ", ".join(failed))
+    summary.append("Not translated by rtcuda: %s." % (", ".join(missing) or "none"))
+    return "\n".join(lines + summary) + "\n"
+
+
+def report_main(args):
+    """Rows from several results.json: each benchmark from the last file whose run timed both."""
+    chosen, order, runs = {}, [], set()
+    for path in args.results:
+        res = json.load(open(path))
+        runs.add(res["runs"])
+        for r in res["rows"]:
+            r["run"] = "%s (%s)" % (os.path.basename(os.path.dirname(os.path.abspath(path))),
+                                    res["device"])
+            if r["name"] not in chosen:
+                order.append(r["name"])
+            if r["name"] not in chosen or (r["acc_kernel"] and r["rt_kernel"]) or \
+                    not (chosen[r["name"]]["acc_kernel"] and chosen[r["name"]]["rt_kernel"]):
+                chosen[r["name"]] = r
+    text = report([chosen[n] for n in order], min(runs))
+    print(text)
+    if args.markdown:
+        open(args.markdown, "w").write(text)
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    sub = p.add_subparsers(dest="mode", required=True)
+    t = sub.add_parser("translate")
+    t.add_argument("polybench")
+    t.add_argument("acc", help="PolyBench-ACC's CUDA folder")
+    t.add_argument("--out", required=True)
+    t.add_argument("--rtcuda", default=os.path.join(pb.REPO, "build", "bin", "rtcuda"))
+    t.add_argument("--only", help="comma-separated ACC benchmark names")
+    g = sub.add_parser("gpu")
+    g.add_argument("dir")
+    g.add_argument("--acc", required=True, help="a copy of PolyBench-ACC's CUDA folder")
+    g.add_argument("--work", help="build folder (default DIR/gpu-work)")
+    g.add_argument("--arch", default="90")
+    g.add_argument("--runs", type=int, default=3)
+    g.add_argument("--run-timeout", type=int, default=60,
+                   help="seconds per ACC run; an rtcuda run's least limit")
+    g.add_argument("--slow-factor", type=float, default=10,
+                   help="an rtcuda run may take this many times ACC's whole program")
+    g.add_argument("--ref-wait", type=float, default=30,
+                   help="seconds to wait, after the timings, for an unfinished gcc reference")
+    g.add_argument("--check-timeout", type=int, default=600, help="seconds for gcc's reference")
+    g.add_argument("--deadline", type=float, default=3600,
+                   help="seconds after which no GPU run starts")
+    g.add_argument("--check-grace", type=float, default=60,
+                   help="seconds past --deadline to wait for comparisons")
+    g.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel builds")
+    g.add_argument("--ref-jobs", type=int, default=max(1, (os.cpu_count() or 2) // 2),
+                   help="gcc references at a time")
+    g.add_argument("--compare-jobs", type=int, default=4)
+    g.add_argument("--only")
+    g.add_argument("--log-dir")
+    r = sub.add_parser("report")
+    r.add_argument("results", nargs="+")
+    r.add_argument("--markdown")
+    args = p.parse_args()
+    if args.mode == "translate":
+        return translate_main(args)
+    if args.mode == "report":
+        return report_main(args)
+    args.dir = os.path.abspath(args.dir)
+    return gpu_main(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
