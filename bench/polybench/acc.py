@@ -429,7 +429,11 @@ def gpu_main(args):
         open(os.path.join(args.log_dir, "table.md"), "w").write(text)
     log("acc.py: %.0f s" % (time.time() - start))
     sys.stdout.flush()
-    # gcc references still running are left behind (their threads cannot be stopped).
+    # Comparisons and gcc references still running are stopped with the script: the pool's
+    # workers hold its standard output (a pipe to `tee` would wait for them).
+    procs.shutdown(wait=False, cancel_futures=True)
+    for p in list(getattr(procs, "_processes", {}).values()):
+        p.kill()
     os._exit(1 if any(r["check"].startswith("DIFFERS") for r in rows) else 0)
 
 
