@@ -431,8 +431,9 @@ def gpu_main(args):
     sys.stdout.flush()
     # Comparisons and gcc references still running are stopped with the script: the pool's
     # workers hold its standard output (a pipe to `tee` would wait for them).
+    workers = list((getattr(procs, "_processes", None) or {}).values())
     procs.shutdown(wait=False, cancel_futures=True)
-    for p in list(getattr(procs, "_processes", {}).values()):
+    for p in workers:
         p.kill()
     os._exit(1 if any(r["check"].startswith("DIFFERS") for r in rows) else 0)
 
