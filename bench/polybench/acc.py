@@ -20,6 +20,9 @@ at PolyBench-ACC's LARGE sizes in float (docs/polybench.md, "Side by side with P
                         transfers; the first call, as the program makes it, copies in and out;
         program         the process's wall clock (rtcuda's less its second call).
       Prints and writes (--log-dir) the table with medians; results.json for `report`.
+  acc.py selftest POLYBENCH_DIR --out DIR [--rtcuda R]
+      CI, on the CPU emulator: the patched main.cu dumps what gcc dumps for one call and not
+      for two (selftest_main).
   acc.py report RESULTS.json... [--markdown FILE]
       One table from the results of several gpu runs (a benchmark's row from the last file
       that timed it).
@@ -280,13 +283,12 @@ def check_output(r, args, env, work, ref, procs, log):
     if want is None:
         r["check"] = "not checked: " + why
         return
-    limit = rt_timeout(r, args)
+    limit = 3 * rt_timeout(r, args)   # printing the arrays takes longer than computing them
     st, wall, o, e = timed([r["exe"]], limit, dict(env, RTCUDA_ACC_DUMP="1"))
     log("%s rtcuda dump run: status %d, %.2f s (gcc reference %s)" % (r["name"], st, wall, why))
     if st != 0:
-        r["check"] = "did not finish in %d s" % limit if st == -9 else \
-            "status %d: %s" % (st, pb.first_error(e))
-        r["rt_error"] = "dump run: " + r["check"]
+        r["check"] = "not checked: the dump run " + ("did not finish in %d s" % limit if st == -9
+                                                      else "status %d: %s" % (st, pb.first_error(e)))
         return
     got = os.path.join(work, r["name"], "rtcuda.dump")
     open(got, "w").write(e)
@@ -385,7 +387,8 @@ def gpu_main(args):
     def save():   # after each benchmark, so that a run stopped from outside leaves its rows
         if args.log_dir:
             json.dump({"device": device, "nvcc": nvcc, "runs": args.runs,
-                       "rows": [{k: v for k, v in r.items() if k != "compare"} for r in rows]},
+                       "rows": [{k: v for k, v in r.items() if k not in ("compare", "exe", "acc_exe")}
+                                for r in rows]},
                       open(os.path.join(args.log_dir, "results.json"), "w"), indent=1)
 
     later = []
@@ -477,9 +480,9 @@ def report(rows, runs):
         lines.append("| " + " | ".join([
             r["name"], r["polybench"] or "-",
             " ".join(d for d in r["defines"] if "=" in d) or "-",
-            ms(ak), ms(rk), "%.2fx" % kr if kr else "-",
+            ms(ak), ms(rk), "%.3gx" % kr if kr else "-",
             "%.2f" % aw if aw is not None else "-", "%.2f" % rw if rw is not None else "-",
-            "%.2fx" % pr if pr else "-",
+            "%.3gx" % pr if pr else "-",
             r["check"] if r["translated"] else "not translated: " + r["reason"],
             "; ".join(notes).replace("|", "\\|")]) + " |")
     summary = ["", "Kernel speedup = ACC kernel time / rtcuda kernel time (above 1: rtcuda "
@@ -492,7 +495,8 @@ def report(rows, runs):
     if ps:
         summary.append("Whole program: geomean speedup %.3fx over %d; slowest ratio %.3fx (%s)."
                        % (geomean([x for x, _ in ps]), len(ps), min(ps)[0], min(ps)[1]))
-    failed = ["%s (%s)" % (r["name"], r["rt_error"]) for r in rows if r.get("rt_error")]
+    failed = ["%s (%s)" % (r["name"], r.get("rt_error", "-")) for r in rows
+              if r["translated"] and not r["rt_kernel"]]
     if failed:
         summary.append("Translated, but no rtcuda time (not in the geomean): %s." % ", ".join(failed))
     summary.append("Not translated by rtcuda: %s." % (", ".join(missing) or "none"))
@@ -518,6 +522,38 @@ def report_main(args):
     if args.markdown:
         open(args.markdown, "w").write(text)
     return 0
+
+
+def selftest_main(args):
+    """On the CPU emulator (CI): gemm translated at odd sizes in float and patched as for the
+    GPU. The program's own call (no repeat) must dump what gcc -O2 dumps; with one resident
+    call more its dump must differ (gemm accumulates into C): the switch, the loop and the
+    comparison each fail this test if broken."""
+    poly = os.path.abspath(args.polybench)
+    if not os.path.isfile(os.path.join(poly, "utilities", "polybench.c")):
+        print("acc.py: no PolyBench/C at %s" % poly, file=sys.stderr)
+        return 77
+    out = os.path.abspath(args.out)
+    st, o, log = pb.translate(args.rtcuda, "gemm", dict(pb.benchmarks(poly))["gemm"], poly,
+                              "acc", out, ["NI=37", "NJ=41", "NK=29", "DATA_TYPE_IS_FLOAT"])
+    patched = patch_timing(open(os.path.join(o, "main.cu")).read()) if st == 0 else None
+    if patched is None:
+        print("acc.py selftest: translate status %d, patch %s\n%s" % (st, patched, log))
+        return 1
+    open(os.path.join(o, "main.cu"), "w").write(patched)
+    want, why = gcc_reference(o, os.path.join(out, "gemm"), 600)
+    failures = [] if want else ["gcc reference: " + why]
+    for repeats, expect_same in ((0, True), (1, False)):
+        env = dict(os.environ, RTCUDA_ACC_DUMP="1", RTCUDA_ACC_REPEATS=str(repeats))
+        st, stdout, stderr = pb.run([args.rtcuda, "run", o], 1800, env=env)
+        calls = rtcuda_calls(stdout)
+        diff = pb.compare_dumps(open(want).read(), stderr) if want else "no reference"
+        print("repeats %d: status %d, calls %s, against gcc: %s" %
+              (repeats, st, sorted(calls), diff or "same"))
+        if st != 0 or sorted(calls) != list(range(repeats + 1)) or (not diff) != expect_same:
+            failures.append("repeats %d" % repeats)
+    print("acc.py selftest: " + ("ok" if not failures else "FAILED: " + ", ".join(failures)))
+    return 1 if failures else 0
 
 
 def main():
@@ -552,14 +588,22 @@ def main():
     g.add_argument("--compare-jobs", type=int, default=4)
     g.add_argument("--only")
     g.add_argument("--log-dir")
+    c = sub.add_parser("selftest")
+    c.add_argument("polybench")
+    c.add_argument("--out", required=True)
+    c.add_argument("--rtcuda", default=os.path.join(pb.REPO, "build", "bin", "rtcuda"))
     r = sub.add_parser("report")
     r.add_argument("results", nargs="+")
     r.add_argument("--markdown")
     args = p.parse_args()
+    if args.mode in ("translate", "selftest"):
+        args.rtcuda = os.path.abspath(args.rtcuda)   # rtcuda runs from PolyBench's folder
     if args.mode == "translate":
         return translate_main(args)
     if args.mode == "report":
         return report_main(args)
+    if args.mode == "selftest":
+        return selftest_main(args)
     args.dir = os.path.abspath(args.dir)
     return gpu_main(args)
 
