@@ -1,23 +1,12 @@
 #include "Html.h"
 
+#include "rtcuda/Support/TuningChart.h"
+
 #include <cstdio>
 
 namespace rtcuda::explain {
 
-std::string escape(const std::string &text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    default: out += c;
-    }
-  }
-  return out;
-}
+std::string escape(const std::string &text) { return xmlEscape(text); }
 
 std::string inlineMarkdown(const std::string &text) {
   std::string out;

@@ -1,6 +1,8 @@
 // Parameter headers and reports (see Report.h).
 #include "rtcuda/Tuner/Report.h"
 
+#include "rtcuda/Support/TuningChart.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -139,6 +141,63 @@ json reportJson(const TuneRun &run) {
   return j;
 }
 
+namespace {
+
+// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+std::string csvField(const std::string &s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+}  // namespace
+
+std::string reportCsv(const TuneRun &run, const KernelResult &kr) {
+  std::vector<std::string> head = {"variant"};
+  for (const auto &t : kr.kernel->k.tuning) head.push_back(t.macro);
+  for (const char *c : {"picked", "default", "feasible", "excluded", "predicted_rank",
+                        "model_units", "predicted_us", "regs", "smem_bytes", "spill_bytes",
+                        "blocks_per_sm", "driver_blocks_per_sm", "occupancy", "limiter", "grid_x",
+                        "grid_y", "threads_per_block", "waves", "status", "verified",
+                        "median_us", "min_us", "max_us", "spread_percent", "from_cache"})
+    head.push_back(c);
+  std::string o;
+  auto row = [&](const std::vector<std::string> &cells) {
+    for (size_t i = 0; i < cells.size(); ++i) o += (i ? "," : "") + csvField(cells[i]);
+    o += "\n";
+  };
+  row(head);
+  for (const VariantRecord &r : kr.variants) {
+    const Measurement *m = r.meas ? &*r.meas : nullptr;
+    int index = int(&r - kr.variants.data());
+    std::vector<std::string> c = {r.id};
+    for (size_t i = 0; i < kr.kernel->k.tuning.size(); ++i)
+      c.push_back(i < r.v.size() ? std::to_string(r.v[i]) : "");
+    bool ok = m && m->status == "ok";
+    int regs = m && m->regs >= 0 ? m->regs : r.res.known ? r.res.regs : -1;
+    long long smem = m && m->smem >= 0 ? m->smem : r.res.smem;
+    long long spill = m && m->spillStores >= 0 ? m->spillStores + m->spillLoads
+                                               : r.res.spillStores + r.res.spillLoads;
+    for (const std::string &cell : std::vector<std::string>{
+         std::string(index == kr.chosen ? "yes" : "no"), std::string(index == kr.defaultIndex ? "yes" : "no"),
+          std::string(r.feasible ? "yes" : "no"), r.excluded, r.rank ? std::to_string(r.rank) : "",
+          fixed(r.pred.units, 4), r.predictedUs > 0 ? fixed(r.predictedUs, 3) : "",
+          regs >= 0 ? std::to_string(regs) : "", std::to_string(smem), std::to_string(spill),
+          std::to_string(r.occ.blocksPerSM),
+          m && m->driverBlocksPerSM >= 0 ? std::to_string(m->driverBlocksPerSM) : "",
+          fixed(r.occ.fraction, 4), r.occ.limiter, std::to_string(r.geo.blocks[0]),
+          std::to_string(r.geo.blocks[1]), std::to_string(r.geo.threads), fixed(r.pred.waves, 3),
+          m ? m->status : std::string(run.measured ? "not timed" : "not run"),
+          std::string(m ? (m->verified ? "yes" : "no") : ""), ok ? fixed(m->medianUs, 3) : "",
+          ok ? fixed(m->minUs, 3) : "", ok ? fixed(m->maxUs, 3) : "",
+          ok ? fixed(m->spreadPercent(), 2) : "", std::string(r.cached && m ? "yes" : "no")})
+      c.push_back(cell);
+    row(c);
+  }
+  return o;
+}
+
 std::string reportMarkdown(const TuneRun &run) {
   std::ostringstream o;
   const DeviceLimits &d = run.device;
@@ -181,6 +240,13 @@ std::string reportMarkdown(const TuneRun &run) {
     } else {
       o << "Nothing picked.";
     }
+    const std::string &name = kr.kernel->k.name;
+    o << "\n\n![" << name
+      << (run.measured ? ": measured time against the model's prediction"
+                       : ": the model's predicted time against its rank")
+      << ", the picked point ringed]("
+      << name << ".svg)\n\nChart: [" << name << ".svg](" << name << ".svg); every variant: ["
+      << name << ".csv](" << name << ".csv).";
     o << " Timed " << kr.timed << " of " << kr.variants.size() << " variants";
     if (kr.fromCache) o << " (" << kr.fromCache << " from the cache)";
     o << ".";
@@ -224,11 +290,27 @@ std::string reportMarkdown(const TuneRun &run) {
   return o.str();
 }
 
+std::string reportSvg(const TuneRun &run, const json &report, const KernelResult &kr) {
+  const json *kj = nullptr;
+  for (const json &k : report["kernels"])
+    if (k.value("kernel", "") == kr.kernel->k.name) kj = &k;
+  TuningChart chart = tuningChart(report, kj ? *kj : json::object());
+  std::string title = kr.kernel->k.name + ": " +
+                      (run.measured ? "measured on " : "model only, for ") + run.device.name +
+                      "; picked " + (chart.picked.empty() ? "nothing" : chart.picked);
+  return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + tuningChartSvg(chart, title) + "\n";
+}
+
 void writeReports(const TuneRun &run) {
   fs::path dir = fs::path(run.options.outDir) / "tuning";
   fs::create_directories(dir);
-  std::ofstream(dir / "report.json") << reportJson(run).dump(1) << "\n";
+  json report = reportJson(run);
+  std::ofstream(dir / "report.json") << report.dump(1) << "\n";
   std::ofstream(dir / "report.md") << reportMarkdown(run);
+  for (const KernelResult &kr : run.kernels) {
+    std::ofstream(dir / (kr.kernel->k.name + ".svg")) << reportSvg(run, report, kr);
+    std::ofstream(dir / (kr.kernel->k.name + ".csv")) << reportCsv(run, kr);
+  }
 }
 
 }  // namespace rtcuda::tune

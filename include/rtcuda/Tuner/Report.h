@@ -1,6 +1,6 @@
 // What rtcuda-tune leaves in the output folder: the picked values in each kernel's parameter
-// header (so that a plain rebuild uses them) and <outdir>/tuning/report.{md,json} with every
-// variant.
+// header (so that a plain rebuild uses them), <outdir>/tuning/report.{md,json} with every
+// variant, and per kernel <kernel>.svg (its chart) and <kernel>.csv (its variants).
 #pragma once
 
 #include "rtcuda/Tuner/Tuner.h"
@@ -18,7 +18,13 @@ bool writeParamsHeader(const std::string &outDir, const TuneKernel &k, const Var
 
 nlohmann::json reportJson(const TuneRun &run);
 std::string reportMarkdown(const TuneRun &run);
-// Writes both into <outDir>/tuning/.
+// One row per variant: its parameter values, the model's prediction, resources, occupancy and
+// the measurement, whether it was picked or is the default.
+std::string reportCsv(const TuneRun &run, const KernelResult &kr);
+// The chart of one kernel (see rtcuda/Support/TuningChart.h) as an SVG file's text, from
+// `report` = reportJson(run).
+std::string reportSvg(const TuneRun &run, const nlohmann::json &report, const KernelResult &kr);
+// Writes them all into <outDir>/tuning/.
 void writeReports(const TuneRun &run);
 
 }  // namespace rtcuda::tune
