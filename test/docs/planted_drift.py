@@ -5,7 +5,8 @@ copy of the repository and checks that the docs test fails and names the file:li
 Planted: a wrong path in a command block (run, and checked without running), a changed output,
 an output block whose command is gone, an unknown rtcuda option and a missing script in a block
 that is not run, a missing file and a missing file name in backticks, a broken link and a
-broken #anchor, an unknown doctest clause. The clean page must pass.
+broken #anchor, an unknown doctest clause; in real pages, a wrong path and misspelt config keys
+(top-level, tuning, legacy). The clean page must pass.
 """
 import argparse
 import os
@@ -52,6 +53,18 @@ PLANTS = [
     ("<!-- doctest: output -->", "<!-- doctest: outptu -->", "unknown doctest clause 'outptu'", 13),
 ]
 
+# Drift planted in real pages: (page, text, replacement, message expected).
+REAL_PLANTS = [
+    ("README.md", "examples/matmul/std/config.yaml", "examples/matmul/std/config.yml",
+     "'examples/matmul/std/config.yml' does not exist"),
+    ("docs/config.md", "| `memory` |", "| `memroy` |",
+     "config key 'memroy' is documented, but rtcuda does not know it"),
+    ("docs/config.md", "| `tile_k` |", "| `tile_kk` |",
+     "config key 'tile_kk' is documented, but rtcuda does not know it"),
+    ("docs/config.md", "| `ON_DEPENDENCE` |", "| `ON_DEPENDENCES` |",
+     "config key 'ON_DEPENDENCES' is documented, but rtcuda does not know it"),
+]
+
 
 def run(args, page_text, work):
     src = os.path.join(work, "src")
@@ -74,6 +87,7 @@ def main():
     src = os.path.join(args.work, "src")
     for top in ("examples", "scripts", "lib", "docs", ".ci"):
         shutil.copytree(os.path.join(args.source, top), os.path.join(src, top))
+    shutil.copy(os.path.join(args.source, "README.md"), os.path.join(src, "README.md"))
     failures = 0
     r = run(args, CLEAN, args.work)
     if r.returncode != 0:
@@ -92,21 +106,26 @@ def main():
             failures += 1
         else:
             print(f"reported: {[l for l in out.splitlines() if message in l][0]}")
-    # The same checks without running (--no-run) still see a wrong path in a real page.
-    readme = os.path.join(src, "README.md")
-    shutil.copy(os.path.join(args.source, "README.md"), readme)
-    text = open(readme).read()
-    with open(readme, "w") as f:
-        f.write(text.replace("examples/matmul/std/config.yaml", "examples/matmul/std/config.yml", 1))
-    argv = [sys.executable, os.path.join(HERE, "run_doc_blocks.py"), "--source", src, "--no-run",
-            "README.md"] + sum((["--bin", b] for b in args.bin), [])
-    r = subprocess.run(argv, capture_output=True, text=True)
-    if r.returncode == 0 or "'examples/matmul/std/config.yml' does not exist" not in r.stderr:
-        print("--no-run misses a wrong path in README.md:\n" + r.stdout + r.stderr)
-        failures += 1
-    else:
-        print("reported: " + r.stderr.strip().splitlines()[0])
-    print(f"planted drift: {len(PLANTS) + 2 - failures} of {len(PLANTS) + 2} checks as expected")
+    # Real pages, checked without running (--no-run): a wrong path, a config key misspelt.
+    for page, old, new, message in REAL_PLANTS:
+        path = os.path.join(src, page)
+        text = open(os.path.join(args.source, page)).read()
+        assert old in text, (page, old)
+        with open(path, "w") as f:
+            f.write(text.replace(old, new, 1))
+        argv = [sys.executable, os.path.join(HERE, "run_doc_blocks.py"), "--source", src,
+                "--no-run", "--work", os.path.join(args.work, "scratch"), page]
+        r = subprocess.run(argv + sum((["--bin", b] for b in args.bin), []),
+                           capture_output=True, text=True)
+        shutil.copy(os.path.join(args.source, page), path)
+        hits = [l for l in r.stderr.splitlines() if l.startswith(page + ":") and message in l]
+        if r.returncode == 0 or not hits:
+            print(f"{page}: planted '{new}' not reported as '{message}':\n" + r.stdout + r.stderr)
+            failures += 1
+        else:
+            print("reported: " + hits[0])
+    total = len(PLANTS) + 1 + len(REAL_PLANTS)
+    print(f"planted drift: {total - failures} of {total} checks as expected")
     return 1 if failures else 0
 
 

@@ -392,6 +392,50 @@ class Tester:
             for target in re.findall(r"\]\(([^)\s]+)\)", line):
                 self.check_link(f"{rel}:{n}", rel, target)
 
+    # ----- config keys ---------------------------------------------------------------------------
+    def check_config_keys(self, rel):
+        """Every key of docs/config.md's key tables is one rtcuda's config readers know: set to a
+        bad value in a small config, it must not be reported as an unknown key."""
+        exe = shutil.which("rtcuda", path=os.pathsep.join(self.bins))
+        if not exe:
+            self.errors.append(f"{rel}: no rtcuda in {self.bins} to check the config keys with")
+            return
+        d = tempfile.mkdtemp(prefix="rtcuda-docs-keys-", dir=self.work)
+        for name in ("k.c", "kernel.c"):
+            with open(os.path.join(d, name), "w") as f:
+                f.write("void k(int n, float a[n]) { for (int i = 0; i < n; i++) a[i] = 1; }\n")
+        base = "kernel_files: k.c\nkernels:\n  - name: k\n"
+        forms = {"top": ("c.yaml", "kernel_files: k.c\nkernels: [k]\n{key}: zz_bad\n"),
+                 "kernel": ("c.yaml", base + "    {key}: zz_bad\n"),
+                 "tuning": ("c.yaml", base + "    tuning:\n      {key}: zz_bad\n"),
+                 "legacy": ("config.txt", "KERNEL_NAMES=k\n{key}=zz_bad\n")}
+        known_by_base = {"kernel_files", "kernels", "KERNEL_NAMES"}
+        section = None
+        for n, line in enumerate(open(os.path.join(self.root, rel), encoding="utf-8"), start=1):
+            if line.startswith("#"):
+                t = line.strip("# \n").lower()
+                section = ("top" if t.startswith("top-level keys") else
+                           "kernel" if t.startswith("per-kernel keys") else
+                           "tuning" if t == "`tuning`" else
+                           "legacy" if t.startswith("legacy config.txt") else None)
+                continue
+            m = re.match(r"^\|\s*(`[^|]*`)\s*\|", line)
+            if not section or not m or m.group(1) == "`key`":
+                continue
+            for key in re.findall(r"`([^`]+)`", m.group(1)):
+                if key in known_by_base:
+                    continue
+                name, text = forms[section]
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text.format(key=key))
+                r = subprocess.run([exe, "translate", name, "-o", "out"], cwd=d,
+                                   capture_output=True, text=True, timeout=120)
+                self.checked += 1
+                if f"unknown key '{key}'" in r.stdout + r.stderr:
+                    self.errors.append(f"{rel}:{n}: config key '{key}' is documented, but rtcuda "
+                                       "does not know it:\n" + indent_tail(r.stderr, 3))
+        shutil.rmtree(d, ignore_errors=True)
+
     def check_span(self, where, span):
         span = span.strip().rstrip(":,.")
         if " " in span or "<" in span or "$" in span:
@@ -503,6 +547,8 @@ def main():
     for rel in pages:
         try:
             t.check_references(rel)
+            if rel == "docs/config.md":
+                t.check_config_keys(rel)
             if args.no_run:
                 for b in read_blocks(t.root, rel):
                     if b.lang in RUN_LANGS and "file" not in b.clauses and "output" not in b.clauses:
