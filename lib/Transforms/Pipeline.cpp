@@ -6,9 +6,11 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
+#include "rtcuda/IR/Verifier.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 namespace rtcuda {
 
@@ -38,7 +40,7 @@ const std::vector<Pass> &kernelPasses() {
 void dumpIf(const DumpOptions &dump, const std::string &step, const ir::Kernel &k,
             const std::string &summary) {
   if (dump.observe) dump.observe(step, summary, k);
-  if (!dump.out || (!dump.all && !dump.after.count(step))) return;
+  if (!dump.out || (!dump.all && !dump.after.count(step) && step != dump.stopAfter)) return;
   *dump.out << "// ----- IR after " << step << " (kernel " << k.name << ") -----\n"
             << ir::printKernel(k, ir::PrintMode::Dump) << "\n";
 }
@@ -75,6 +77,33 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
 
 }  // namespace
 
+bool verifyIRByDefault() {
+#ifndef NDEBUG
+  return true;
+#else
+  const char *env = std::getenv("RTCUDA_VERIFY_IR");
+  return env && *env && std::string(env) != "0";
+#endif
+}
+
+void verifyAfterStep(const std::string &step, const ir::Kernel &k) {
+  std::vector<ir::VerifierProblem> problems = ir::verifyKernel(k);
+  if (problems.empty()) return;
+  std::string text = "internal error: the IR of kernel '" + k.name + "' after " + step +
+                     " is malformed: " + problems[0].message;
+  for (size_t i = 1; i < problems.size() && i < 4; ++i) text += "; " + problems[i].message;
+  if (problems.size() > 4) text += "; and " + std::to_string(problems.size() - 4) + " more";
+  throw CompileError(problems[0].loc.valid() ? problems[0].loc : k.loc, text);
+}
+
+ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx,
+                   const DumpOptions &dump) {
+  ir::Kernel out = pass.run(k, ctx);
+  if (dump.verify) verifyAfterStep(pass.name, out);
+  dumpIf(dump, pass.name, out, pass.summary);
+  return out;
+}
+
 std::vector<std::string> pipelineStepNames() {
   std::vector<std::string> names = {"Frontend", "ParallelLoops"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
@@ -110,24 +139,33 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   out.options = source.options;
   ir::Kernel k = source.kernel;
   k.macroPrefix = macroPrefix(k.name);
+  if (dump.verify) verifyAfterStep("Frontend", k);
   dumpIf(dump, "Frontend", k, "the kernel as the frontend read it, loops serial");
-
   locateRemarks(k, 0, "Frontend", source.kernel, out.remarks);
+  out.kernel = k;
+  if (dump.stopAfter == "Frontend") return out;
+
   k = markParallelLoops(k, source.options, diags);
   locateRemarks(k, source.kernel.remarks.size(), "ParallelLoops", source.kernel, out.remarks);
   if (callSites) checkCallAliasing(k, *callSites);
+  if (dump.verify) verifyAfterStep("ParallelLoops", k);
   dumpIf(dump, "ParallelLoops", k, "mark the loops that may run in parallel (dependence analysis)");
   out.source = k;
   out.footprints = computeFootprints(k);
   for (const ir::Stmt &l : parallelLoops(k))
     out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
+  out.kernel = k;
+  if (dump.stopAfter == "ParallelLoops") return out;
 
   PassContext ctx{source.options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {
     size_t before = k.remarks.size();
-    k = pass.run(k, ctx);
+    k = runPass(pass, k, ctx, dump);
     locateRemarks(k, before, pass.name, source.kernel, out.remarks);
-    dumpIf(dump, pass.name, k, pass.summary);
+    if (dump.stopAfter == pass.name) {
+      out.kernel = k;
+      return out;
+    }
   }
   k.tuning = tuningSpace(k, source.options);
   out.kernel = k;

@@ -108,6 +108,7 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   }
   checkReservedNames(userNamedKernels(kernels, t.outlined), diags);
   if (diags.errors()) return false;
+  if (!dump.stopAfter.empty()) return true;  // --stop-after: the IR was printed, no code
   // Two kernels must not share a macro.
   for (size_t i = 0; i < kernels.size(); ++i)
     for (size_t j = 0; j < i; ++j)
@@ -177,6 +178,7 @@ namespace {
 struct TranslateSettings {
   std::set<std::string> printAfter;
   bool printAfterAll = false;
+  std::string stopAfter;
   bool remarks = false;
   std::set<std::string> remarkPasses;  // --remarks=A,B: only these (empty: all)
   bool explain = false;
@@ -201,6 +203,7 @@ int translateProgram(const std::string &config, const std::string &outDir,
   dump.out = &std::cout;
   dump.after = settings.printAfter;
   dump.all = settings.printAfterAll;
+  dump.stopAfter = settings.stopAfter;
   Diagnostics diags;
   diags.showRemarks = settings.remarks;
   diags.remarkPasses = settings.remarkPasses;
@@ -212,6 +215,7 @@ int translateProgram(const std::string &config, const std::string &outDir,
   t.options.clangArgs = settings.clangArgs;
   t.options.compileCommandsDir = settings.compileCommandsDir;
   if (!translateConfig(config, outDir, dump, diags, t)) return 1;
+  if (!settings.stopAfter.empty()) return 0;  // nothing is written
   // The report goes into the output folder (explain.html) unless a file is named.
   if (explain && explainFile.empty()) {
     std::string error;
@@ -298,6 +302,10 @@ int translateCommand(const std::vector<std::string> &allArgs) {
                                    cl::sub(sub), cl::desc(printAfterHelp));
   cl::opt<bool> printAfterAll("print-after-all", cl::cat(category), cl::sub(sub),
                               cl::desc("print the kernel IR after every step"));
+  const std::string stopAfterHelp = "print the kernel IR after a step and stop there, writing "
+                                    "no output (" + steps + ")";
+  cl::opt<std::string> stopAfter("stop-after", cl::value_desc("step"), cl::cat(category),
+                                 cl::sub(sub), cl::desc(stopAfterHelp));
   cl::opt<std::string> remarks(
       "remarks", cl::ValueOptional, cl::value_desc("pass,..."), cl::cat(category), cl::sub(sub),
       cl::desc("print what each pass did or why it did not apply (only these passes' remarks "
@@ -335,6 +343,10 @@ int translateCommand(const std::vector<std::string> &allArgs) {
     settings.printAfter.insert(step);
   }
   settings.printAfterAll = printAfterAll;
+  if (!stopAfter.empty() && std::find(known.begin(), known.end(), stopAfter) == known.end())
+    return usageError("translate", "unknown step '" + stopAfter + "' for --stop-after (steps: " +
+                                       steps + ")");
+  settings.stopAfter = stopAfter;
   settings.remarks = remarks.getNumOccurrences() > 0;
   for (size_t start = 0; start < remarks.size();) {
     size_t end = std::min(remarks.find(',', start), remarks.size());
@@ -380,6 +392,7 @@ int translateCommand(const std::vector<std::string> &allArgs) {
     job.args = {"translate", config, "-o", job.output};
     for (const std::string &step : printAfter) job.args.push_back("--print-after=" + step);
     if (printAfterAll) job.args.push_back("--print-after-all");
+    if (!stopAfter.empty()) job.args.push_back("--stop-after=" + stopAfter);
     if (settings.remarks)
       job.args.push_back(remarks.empty() ? std::string("--remarks") : "--remarks=" + remarks);
     if (settings.explain) job.args.push_back("--explain");  // into each program's folder
@@ -395,7 +408,7 @@ int translateCommand(const std::vector<std::string> &allArgs) {
   batchSettings.command = "translate";
   batchSettings.jobs = int(batchFlags.jobs);
   batchSettings.keepGoing = batchFlags.keepGoing;
-  batchSettings.replayStdout = printAfterAll || !printAfter.empty();
+  batchSettings.replayStdout = printAfterAll || !printAfter.empty() || !stopAfter.empty();
   batchSettings.summaryPath = batchFlags.summary.empty()
                                   ? (fs::path(out) / "summary.json").string()
                                   : std::string(batchFlags.summary);

@@ -12,10 +12,20 @@
 
 namespace rtcuda {
 
+// Whether the pipeline verifies the IR after each step unless told otherwise: in debug builds,
+// and wherever the environment sets RTCUDA_VERIFY_IR (to anything but 0; the lit tests do).
+bool verifyIRByDefault();
+
 struct DumpOptions {
   std::set<std::string> after;  // pass names given to --print-after
   bool all = false;             // --print-after-all
   std::ostream *out = nullptr;
+  // --stop-after: the step after which lowering ends (the IR is printed then, as with
+  // --print-after); empty: run every step.
+  std::string stopAfter;
+  // Run the IR verifier (rtcuda/IR/Verifier.h) after every step; a broken invariant is a
+  // CompileError that names the step.
+  bool verify = verifyIRByDefault();
   // Called after every step with the step's name, its one-line summary and the kernel as the
   // step left it (rtcuda explain keeps these snapshots to show what each step changed).
   std::function<void(const std::string &step, const std::string &summary, const ir::Kernel &)>
@@ -44,7 +54,15 @@ struct LoweredKernel {
 // Names of the steps --print-after accepts, in pipeline order.
 std::vector<std::string> pipelineStepNames();
 
-// Lowers one kernel; throws CompileError.
+// Runs one pass on `k`, then the verifier (dump.verify), then prints or observes the result as
+// `dump` asks. Throws CompileError: the pass's own, or the verifier's naming the pass.
+ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx,
+                   const DumpOptions &dump);
+
+// Throws CompileError when `k`, as `step` left it, breaks an invariant of the IR verifier.
+void verifyAfterStep(const std::string &step, const ir::Kernel &k);
+
+// Lowers one kernel (up to dump.stopAfter, when set); throws CompileError.
 // `callSites` (may be null) tells what the host program's calls reveal about aliasing.
 LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
                           const CallSites *callSites = nullptr);

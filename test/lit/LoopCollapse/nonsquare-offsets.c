@@ -2,7 +2,7 @@
 // covers (N-2) x M iterations and recovers i from 1 and j from 0. (Two arrays are read, not one at
 // two rows: a stencil would get several outputs per thread from NeighbourReuse first.)
 // RUN: rm -rf %t && split-file %s %t
-// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --print-after=LoopPartition | FileCheck %s
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --stop-after=LoopPartition | FileCheck %s
 //
 // CHECK-LABEL: IR after LoopCollapse (kernel shift)
 // CHECK:      for (int ij = 0; ij < (N - 2) * M; ij++) {  // collapsed

@@ -1,6 +1,6 @@
 // Three perfectly nested parallel loops with different extents collapse into one index.
 // RUN: rm -rf %t && split-file %s %t
-// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse | FileCheck %s
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --stop-after=LoopCollapse | FileCheck %s
 //
 // CHECK:      for (int ijk = 0; ijk < a * b * c; ijk++) {  // collapsed
 // CHECK:        int i = ijk / (b * c);
