@@ -80,18 +80,25 @@ def parse_marker(text, path, line):
             if not prefix:
                 raise Failure(f"{path}:{line}: 'not-run' needs a command prefix")
             clauses.setdefault("not-run", []).append(prefix)
+        elif word == "write":
+            name, _, body = rest.partition(" ")
+            if not name or not body:
+                raise Failure(f"{path}:{line}: 'write' needs a file name and one line of text")
+            clauses.setdefault("write", []).append((name, body))
         elif word == "file":
             if not rest or "/" in rest.strip("./") and ".." in rest:
                 raise Failure(f"{path}:{line}: 'file' needs a relative file name")
             clauses["file"] = rest
         elif word == "output":
-            m = re.match(r"^(stdout|stderr|both)?\s*(?:status\s+(\d+))?\s*(?:of\s+(.+))?$", rest)
+            m = re.match(r"^(head\s+)?(stdout|stderr|both)?\s*(?:status\s+(\d+))?\s*(?:of\s+(.+))?$",
+                         rest)
             if not m:
                 raise Failure(f"{path}:{line}: cannot read the output marker '{clause}'")
-            clauses["output"] = (m.group(1) or "stdout", int(m.group(2) or 0), m.group(3))
+            clauses["output"] = (m.group(2) or "stdout", int(m.group(3) or 0), m.group(4))
+            clauses["head"] = bool(m.group(1))
         else:
             raise Failure(f"{path}:{line}: unknown doctest clause '{word}' (known: skip, needs, "
-                          "not-run, file, output; see docs/doctest.md)")
+                          "not-run, file, write, output; see docs/doctest.md)")
     return clauses
 
 
@@ -323,6 +330,10 @@ class Tester:
         page = None
         for b in blocks:
             c = b.clauses
+            for name, body in c.get("write", []):
+                page = page or Page(self, rel)
+                with open(os.path.join(page.dir, name), "w", encoding="utf-8") as f:
+                    f.write(body + "\n")
             if "file" in c:
                 page = page or Page(self, rel)
                 dest = os.path.join(page.dir, c["file"])
@@ -371,8 +382,15 @@ class Tester:
         actual = {"stdout": r.stdout, "stderr": r.stderr, "both": r.stdout + r.stderr}[stream]
         expected = normalize("\n".join(b.lines))
         actual = normalize(actual)
-        if not expected_regex(expected).fullmatch(actual):
-            diff = "\n".join(difflib.unified_diff(expected.split("\n"), actual.split("\n"),
+        rx = expected_regex(expected)
+        if b.clauses.get("head"):  # the block shows how the output begins, whole lines
+            ok = re.compile(rx.pattern + r"(?:\n|\Z)", re.S).match(actual)
+            shown = actual.split("\n")[:len(expected.split("\n")) + 3]
+        else:
+            ok = rx.fullmatch(actual)
+            shown = actual.split("\n")
+        if not ok:
+            diff = "\n".join(difflib.unified_diff(expected.split("\n"), shown,
                                                   "documented", "actual", lineterm="", n=2))
             self.errors.append(f"{where}: the {stream} of '{of}' is not what the docs show "
                                "('...' marks text that may differ)\n" + indent(diff))
