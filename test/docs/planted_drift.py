@@ -34,7 +34,7 @@ rtcuda: translated 1 kernel(s) from examples/vv/config.txt into out/vv/
 ...
 ```
 
-The tool `lib/Tuner/Report.cpp`, `Pipeline.cpp`; [translate](translate.md#many-programs-at-once).
+The tool `lib/Tuner/Report.cpp`, `Pipeline.cpp`; [translate](translate.md#many-programs-at-once); `--print-after=<step>`.
 """
 
 # (text to replace, replacement, message expected, line of planted.md it must name)
@@ -50,6 +50,8 @@ PLANTS = [
     ("`Pipeline.cpp`", "`Pipelines.cpp`", "no file of the repository is named `Pipelines.cpp`", 19),
     ("(translate.md#many", "(translates.md#many", "link target 'translates.md#many-programs-at-once' does not exist", 19),
     ("#many-programs-at-once)", "#many-programs)", "docs/translate.md has no heading #many-programs", 19),
+    ("`--print-after=<step>`", "`--print-afterwards=<step>`",
+     "option `--print-afterwards` is not in rtcuda's code or scripts", 19),
     ("<!-- doctest: output -->", "<!-- doctest: outptu -->", "unknown doctest clause 'outptu'", 13),
 ]
 
@@ -85,7 +87,7 @@ def main():
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     src = os.path.join(args.work, "src")
-    for top in ("examples", "scripts", "lib", "docs", ".ci"):
+    for top in ("examples", "scripts", "lib", "tools", "docs", ".ci"):
         shutil.copytree(os.path.join(args.source, top), os.path.join(src, top))
     shutil.copy(os.path.join(args.source, "README.md"), os.path.join(src, "README.md"))
     failures = 0

@@ -37,6 +37,9 @@ EXTERNAL_NAMES = {"cuda_occupancy.h", "cublas_v2.h", "cusparse.h", "cuda_runtime
 SOURCE_EXTS = (".cpp", ".hpp", ".py", ".sh", ".cmake", ".in")
 # ... and names of that kind that rtcuda writes (verify --keep's harness).
 GENERATED_NAMES = {"harness.cpp"}
+# Options in backticks that are not rtcuda's: lit's (`--filter`), and one the docs say does not
+# exist (`--force`).
+OTHER_OPTIONS = {"--filter", "--force"}
 FENCE = re.compile(r"^(\s*)(```+)\s*([\w+-]*)\s*$")
 MARKER = re.compile(r"^\s*<!--\s*doctest:\s*(.*?)\s*-->\s*$")
 RUN_LANGS = {"sh", "bash", "shell"}
@@ -217,6 +220,7 @@ class Tester:
         self.names = {os.path.basename(f) for f in self.files}
         self.errors, self.ran, self.checked = [], 0, 0
         self.helps = {}
+        self.options = None     # every --option written in the repository's code and scripts
 
     # ----- static checks of commands that are not run -----------------------------------------
     def help_options(self, tool, sub):
@@ -454,7 +458,27 @@ class Tester:
                                        "does not know it:\n" + indent_tail(r.stderr, 3))
         shutil.rmtree(d, ignore_errors=True)
 
+    def known_options(self):
+        if self.options is None:
+            self.options = set()
+            for f in self.files:
+                if f.endswith(".md"):
+                    continue
+                try:
+                    text = open(os.path.join(self.root, f), encoding="utf-8", errors="ignore").read()
+                except OSError:
+                    continue
+                self.options |= set(re.findall(r"--[a-z][a-z0-9-]*", text))
+        return self.options
+
     def check_span(self, where, span):
+        words = span.split()
+        # An option (or an rtcuda command line) in backticks: each --option must be one that the
+        # code or scripts of the repository spell somewhere (a removed or misspelt one is not).
+        if words and (words[0].startswith("--") or words[0] in ("rtcuda", "rtcuda-tune")):
+            for o in re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", span):
+                if o not in self.known_options() and o not in OTHER_OPTIONS:
+                    self.errors.append(f"{where}: option `{o}` is not in rtcuda's code or scripts")
         span = span.strip().rstrip(":,.")
         if " " in span or "<" in span or "$" in span:
             return
