@@ -61,7 +61,8 @@ class Block:
 
 def parse_marker(text, path, line):
     """`skip (why)`, `needs <program>`, `not-run <command prefix> (why)`, `file <name>`,
-    `output [stdout|stderr|both] [status N] [of <command>]`, separated by ';'."""
+    `write <name> <text>`, `run <command>`, `output [head] [stdout|stderr|both] [status N]
+    [of <command>]`, separated by ';' (docs/doctest.md)."""
     clauses, parts, depth, cur = {}, [], 0, ""
     for ch in text:                     # ';' inside a parenthesized reason does not split
         depth += (ch == "(") - (ch == ")")
@@ -83,6 +84,10 @@ def parse_marker(text, path, line):
             if not prefix:
                 raise Failure(f"{path}:{line}: 'not-run' needs a command prefix")
             clauses.setdefault("not-run", []).append(prefix)
+        elif word == "run":
+            if not rest:
+                raise Failure(f"{path}:{line}: 'run' needs a command")
+            clauses.setdefault("run", []).append(rest)
         elif word == "write":
             name, _, body = rest.partition(" ")
             if not name or not body:
@@ -101,7 +106,7 @@ def parse_marker(text, path, line):
             clauses["head"] = bool(m.group(1))
         else:
             raise Failure(f"{path}:{line}: unknown doctest clause '{word}' (known: skip, needs, "
-                          "not-run, file, write, output; see docs/doctest.md)")
+                          "not-run, file, write, run, output; see docs/doctest.md)")
     return clauses
 
 
@@ -159,11 +164,13 @@ def commands(block):
 
 
 def expected_regex(text):
-    """The documented output as a regex: a line `...` stands for any lines (none included), and
-    `...` inside a line for any text on that line."""
+    """The documented output as a regex: a line `...` (or `... a note ...`) stands for any lines
+    (none included), and `...` inside a line for any text on that line."""
     parts = []
     for line in text.split("\n"):
-        if line.strip() == "...":
+        t = line.strip()
+        # `...` alone, or a note between two `...` (`... the same for A and B ...`): any lines.
+        if t == "..." or (len(t) > 6 and t.startswith("... ") and t.endswith(" ...")):
             parts.append(None)
         else:
             parts.append(".*?".join(re.escape(p) for p in line.rstrip().split("...")))
@@ -338,6 +345,12 @@ class Tester:
                 page = page or Page(self, rel)
                 with open(os.path.join(page.dir, name), "w", encoding="utf-8") as f:
                     f.write(body + "\n")
+            for cmd in c.get("run", []):
+                page = page or Page(self, rel)
+                r = page.run(b.where(), cmd)
+                if r.returncode != 0:
+                    self.errors.append(f"{b.where()}: setup command failed with exit status "
+                                       f"{r.returncode}: {cmd}\n" + indent_tail(r.stdout + r.stderr))
             if "file" in c:
                 page = page or Page(self, rel)
                 dest = os.path.join(page.dir, c["file"])
