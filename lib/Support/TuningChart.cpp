@@ -63,7 +63,7 @@ TuningChart tuningChart(const json &report, const json &kernel, size_t maxPoints
   c.defaultId = kernel.contains("default") && kernel["default"].is_string() ? kernel["default"].get<std::string>() : "";
   c.xName = c.measured ? "model's prediction (us)" : "model's rank (1 = best)";
   c.yName = c.measured ? "measured median (us)" : "predicted time (model units)";
-  bool fitted = false;
+  bool &fitted = c.fitted;
   std::vector<ChartPoint> pts;
   for (const json &v : kernel.value("variants", json::array())) {
     if (!v.value("feasible", false)) continue;
@@ -147,6 +147,12 @@ std::string tuningChartSvg(const TuningChart &c, const std::string &title) {
       "\" text-anchor=\"middle\" font-size=\"12\">" + xmlEscape(c.xName) + "</text>");
   raw("<text transform=\"translate(14," + fixed((T + H - B) / 2, 0) +
       ") rotate(-90)\" text-anchor=\"middle\" font-size=\"12\">" + xmlEscape(c.yName) + "</text>");
+  // Where the measured time equals the prediction: dots above it ran slower than predicted.
+  double d0 = std::max(x0, y0), d1 = std::min(x1, y1);
+  if (c.fitted && d1 > d0)
+    raw("<line class=\"prediction-line\" x1=\"" + fixed(sx(d0), 1) + "\" y1=\"" + fixed(sy(d0), 1) +
+        "\" x2=\"" + fixed(sx(d1), 1) + "\" y2=\"" + fixed(sy(d1), 1) +
+        "\" stroke=\"#9aa5b1\" stroke-dasharray=\"4 4\"><title>measured = predicted</title></line>");
   const ChartPoint *pick = nullptr, *def = nullptr;
   for (const ChartPoint &p : pts) {
     if (p.id == c.picked) pick = &p;

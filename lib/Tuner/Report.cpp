@@ -297,7 +297,7 @@ std::string reportSvg(const TuneRun &run, const json &report, const KernelResult
   TuningChart chart = tuningChart(report, kj ? *kj : json::object());
   std::string title = kr.kernel->k.name + ": " +
                       (run.measured ? "measured on " : "model only, for ") + run.device.name +
-                      "; picked " + (chart.picked.empty() ? "nothing" : chart.picked);
+                      (chart.picked.empty() ? "; nothing picked" : "");
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + tuningChartSvg(chart, title) + "\n";
 }
 

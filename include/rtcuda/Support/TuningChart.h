@@ -19,6 +19,7 @@ struct ChartPoint {
 
 struct TuningChart {
   bool measured = false;
+  bool fitted = false;             // measured, and predictions in us: a y = x line is drawn
   std::string xName, yName;
   std::string picked, defaultId;   // variant ids ("" when none)
   std::vector<ChartPoint> points;  // the best-ranked ones when there are very many

@@ -148,7 +148,9 @@ TEST(ReportFiles, SvgMarksThePickedPointAndIsWellFormed) {
   EXPECT_GT(std::stod(picked.second), std::stod(slow.second));  // SVG's y grows downwards
   EXPECT_NE(svg.find("<title>default: BLOCKSIZE=128,MERGE_LEVEL=1</title></rect>"), std::string::npos);
   EXPECT_NE(svg.find("measured median (us)"), std::string::npos);
-  EXPECT_NE(svg.find("mm: measured on Made-up GPU; picked BLOCKSIZE=256,MERGE_LEVEL=2"), std::string::npos);
+  EXPECT_NE(svg.find(">mm: measured on Made-up GPU</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">picked: BLOCKSIZE=256,MERGE_LEVEL=2</text>"), std::string::npos);
+  EXPECT_NE(svg.find("class=\"prediction-line\""), std::string::npos);
 
   // Well-formed XML, by python3's parser, whose root is an SVG element.
   if (rtcuda::findProgram("python3").empty()) GTEST_SKIP() << "no python3 to parse the SVG";
@@ -178,6 +180,7 @@ TEST(ReportFiles, ModelOnlyChartsRankAgainstPrediction) {
   EXPECT_EQ(dots, 4u);  // every feasible variant
   EXPECT_NE(svg.find("model's rank (1 = best)"), std::string::npos);
   EXPECT_NE(svg.find("mm: model only, for Made-up GPU"), std::string::npos);
+  EXPECT_EQ(svg.find("class=\"prediction-line\""), std::string::npos);  // no times to compare
   auto picked = dotOf(svg, "BLOCKSIZE=256,MERGE_LEVEL=2");
   EXPECT_NE(svg.find("class=\"picked-point\" cx=\"" + picked.first + "\" cy=\"" + picked.second), std::string::npos);
   auto rows = lines(reportCsv(m.run, m.run.kernels[0]));
