@@ -215,7 +215,10 @@ int translateProgram(const std::string &config, const std::string &outDir,
   t.options.clangArgs = settings.clangArgs;
   t.options.compileCommandsDir = settings.compileCommandsDir;
   if (!translateConfig(config, outDir, dump, diags, t)) return 1;
-  if (!settings.stopAfter.empty()) return 0;  // nothing is written
+  if (!settings.stopAfter.empty()) {  // nothing is written but batch mode's result
+    writeResult(resultPath, t.kernels);
+    return 0;
+  }
   // The report goes into the output folder (explain.html) unless a file is named.
   if (explain && explainFile.empty()) {
     std::string error;
