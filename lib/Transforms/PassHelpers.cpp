@@ -3,6 +3,9 @@
 
 #include "rtcuda/IR/Mutate.h"
 
+#include <functional>
+#include <set>
+
 namespace rtcuda {
 
 using namespace ir;
@@ -10,6 +13,31 @@ using namespace ir;
 std::vector<Stmt> statementsOf(const Stmt &s) {
   if (s && s->kind == StmtKind::Block) return s->stmts;
   return s ? std::vector<Stmt>{s} : std::vector<Stmt>{};
+}
+
+std::string reorderBlocker(const Stmt &loop) {
+  for (const Expr &b : {loop->min, loop->end, loop->step}) {
+    bool loads = false;
+    visitExpr(b, [&](const Expr &e) { loads |= e->kind == ExprKind::Load; });
+    if (loads) return "the bounds of loop '" + loop->name + "' read an array";
+  }
+  std::set<std::string> declared;
+  std::string why;
+  std::function<void(const Stmt &, int)> scan = [&](const Stmt &s, int depth) {
+    if (!s || !why.empty()) return;
+    if (s->kind == StmtKind::Decl || s->kind == StmtKind::For) declared.insert(s->name);
+    if (s->kind == StmtKind::Assign && !declared.count(s->name))
+      why = "loop '" + loop->name + "' assigns scalar '" + s->name + "' (" + s->loc.str() +
+            "), declared outside it";
+    if ((s->kind == StmtKind::Break || s->kind == StmtKind::Continue) && depth == 0)
+      why = "loop '" + loop->name + "' has a break or continue (" + s->loc.str() + ")";
+    int d = depth + (s->kind == StmtKind::For || s->kind == StmtKind::While);
+    for (const Stmt &c : s->stmts) scan(c, d);
+    scan(s->body, d);
+    scan(s->elseBody, d);
+  };
+  scan(loop->body, 0);
+  return why;
 }
 
 bool storesTo(const Stmt &s, const std::string &array) {

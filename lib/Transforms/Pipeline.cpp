@@ -105,7 +105,7 @@ ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx
 }
 
 std::vector<std::string> pipelineStepNames() {
-  std::vector<std::string> names = {"Frontend", "ParallelLoops"};
+  std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "ParallelLoops"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
   return names;
 }
@@ -131,6 +131,70 @@ void locateRemarks(const ir::Kernel &k, size_t before, const std::string &step,
     out.push_back({step, remarkLoc(source, k.remarks[i]), k.remarks[i]});
 }
 
+// The loop of `source` that the text names first as "loop 'k' (file:line:col)".
+ir::SourceLoc firstLoopNamed(const ir::Kernel &source, const std::string &text) {
+  ir::SourceLoc best = remarkLoc(source, text);
+  size_t bestAt = std::string::npos;
+  ir::visitStmt(source.body, [&](const ir::Stmt &s) {
+    if (s->kind != ir::StmtKind::For || !s->loc.valid()) return;
+    size_t at = text.find("loop '" + s->name + "' (" + s->loc.str() + ")");
+    if (at < bestAt) bestAt = at, best = s->loc;
+  });
+  return best;
+}
+
+// How many loops markParallelLoops makes parallel (asked silently); 0 when it refuses.
+size_t parallelDepth(const ir::Kernel &k, const KernelOptions &o) {
+  Diagnostics quiet;
+  quiet.quiet = true;
+  try {
+    ir::Kernel marked = markParallelLoops(k, o, quiet);
+    size_t n = 0;
+    ir::visitStmt(marked.body, [&](const ir::Stmt &s) {
+      n += s->kind == ir::StmtKind::For && s->loopKind == ir::LoopKind::Parallel;
+    });
+    return n;
+  } catch (const CompileError &) {
+    return 0;
+  }
+}
+
+// Interchange and Fusion, kept only when ParallelLoops then finds more parallel loops. Options
+// that name the loops of the nest as written (parallel_loops, 2DMATRIX, assume_parallel,
+// on_dependence: sequential) keep it as written.
+ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpOptions &dump,
+                        const ir::Kernel &source, std::vector<LocatedRemark> &remarks,
+                        ir::Kernel &interchanged) {
+  interchanged = k;
+  if (o.onDependence == "sequential" || o.parallelLoops > 0 || o.matrix2D ||
+      o.assumeParallelAll || !o.assumeParallel.empty())
+    return k;
+  ir::Kernel swapped = interchangeLoops(k);
+  ir::Kernel fused = fuseLoops(swapped);
+  size_t before = parallelDepth(k, o), after = parallelDepth(fused, o);
+  bool keep = after > before;
+  auto tag = [&](const ir::Kernel &from, size_t first, size_t last, const std::string &step) {
+    for (size_t i = first; i < last; ++i) {
+      std::string text = from.remarks[i];
+      size_t applied = text.find(" interchanged: ");
+      if (applied == std::string::npos) applied = text.find(" fused: ");
+      if (!keep && applied != std::string::npos)
+        text = text.substr(0, applied) + " left as written: " + step + " is legal but gives " +
+               std::to_string(after) + " parallel loop(s), as without it (" +
+               std::to_string(before) + ")";
+      remarks.push_back({step, firstLoopNamed(source, text), text});
+    }
+  };
+  tag(swapped, k.remarks.size(), swapped.remarks.size(), "Interchange");
+  tag(fused, swapped.remarks.size(), fused.remarks.size(), "Fusion");
+  dumpIf(dump, "Interchange", keep ? swapped : k,
+         "move parallel loops out of serial ones (dependence analysis)");
+  dumpIf(dump, "Fusion", keep ? fused : k,
+         "fuse adjacent loops with the same bounds (dependence analysis)");
+  if (keep) interchanged = swapped;
+  return keep ? fused : k;
+}
+
 }  // namespace
 
 LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
@@ -145,6 +209,14 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   out.kernel = k;
   if (dump.stopAfter == "Frontend") return out;
 
+  size_t written = k.remarks.size();
+  ir::Kernel interchanged;
+  k = reorderLoops(k, source.options, dump, source.kernel, out.remarks, interchanged);
+  k.remarks.resize(written);
+  interchanged.remarks.resize(written);
+  if (dump.verify) verifyAfterStep("Interchange", interchanged), verifyAfterStep("Fusion", k);
+  out.kernel = dump.stopAfter == "Interchange" ? interchanged : k;
+  if (dump.stopAfter == "Interchange" || dump.stopAfter == "Fusion") return out;
   k = markParallelLoops(k, source.options, diags);
   locateRemarks(k, source.kernel.remarks.size(), "ParallelLoops", source.kernel, out.remarks);
   if (callSites) checkCallAliasing(k, *callSites);

@@ -8,6 +8,7 @@
 
 #include "rtcuda/IR/IR.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,5 +33,17 @@ struct Dependence {
 // being the whole nest), between accesses anywhere inside it. At most one per loop and pair
 // of accesses; the most informative first.
 std::vector<Dependence> carriedDependences(const ir::Kernel &k, const std::vector<ir::Stmt> &loops);
+
+// For reordering transformations (Interchange, Fusion): the first pair of accesses, one inside
+// `source` and one inside `sink` (statements under loops[0]; each access under at least
+// loops.size() loops, counted from loops[0], whose positions stand for x0, x1, ... and y0, ...),
+// that touch one element, at least one of them writing, at iterations x of the source's and y
+// of the sink's loops with `order` (isl constraints over x0.. and y0.., e.g.
+// "x0 = y0 and x1 < y1 and x2 > y2"). `phrase` says where x is relative to y in the message
+// ("in an earlier iteration of loop 'k' and a later one of loop 'j'"). An access isl cannot
+// follow touches any element; a failed isl call gives a Dependence with `failed` set.
+std::optional<Dependence> orderedDependence(const ir::Kernel &k, const std::vector<ir::Stmt> &loops,
+                                            const ir::Stmt &source, const ir::Stmt &sink,
+                                            const std::string &order, const std::string &phrase);
 
 }  // namespace rtcuda

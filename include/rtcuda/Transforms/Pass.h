@@ -67,6 +67,11 @@ ir::Kernel sharedHistogram(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel tiledTranspose(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);
 
+// Before ParallelLoops, on loops as written (lowerKernel keeps their result only where it
+// gives the nest more parallel loops). Each appends a remark per loop it changes or declines.
+ir::Kernel interchangeLoops(const ir::Kernel &k);  // Interchange.cpp
+ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
+
 // Helpers shared by passes.
 // The outer parallel loops of the kernel's nest, outermost first.
 std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
@@ -74,6 +79,11 @@ std::vector<ir::Stmt> parallelLoops(const ir::Kernel &k);
 int closestValue(const std::vector<int> &values, int wanted);
 // The statements of a block, or the statement itself; empty for null.
 std::vector<ir::Stmt> statementsOf(const ir::Stmt &s);
+// Why the iterations of a loop with body `body` may not be reordered by Interchange or Fusion
+// beyond what array dependences say: a scalar it assigns but does not declare (its value flows
+// between iterations), a break or continue of the loop, an array read in the bounds of
+// `loop`. Empty when there is none.
+std::string reorderBlocker(const ir::Stmt &loop);
 // Whether any statement of `s` (null: none) stores to `array`.
 bool storesTo(const ir::Stmt &s, const std::string &array);
 // The one-thread-per-iteration mapping LoopPartition writes at the top of a kernel body:

@@ -1,0 +1,140 @@
+// Interchange: a loop `k` inside another loop whose body is one loop `j` becomes `j` around
+// `k`, when no dependence forbids it, so that `j` can join the parallel loops around it:
+//
+//   for (i ...) {                         for (i ...) {
+//     for (k = 0; k < nk; k++)              for (j = 0; j < nj; j++)
+//       for (j = 0; j < nj; j++)     ==>      for (k = 0; k < nk; k++)
+//         C[i][j] += A[i][k] * B[k][j];         C[i][j] += A[i][k] * B[k][j];
+//   }                                     }
+//
+// Legal when no two accesses to one element (one of them a write) run at iterations x before
+// y of the same outer loops with x_k < y_k and x_j > y_j (direction (<, >) on (k, j)): those
+// are the only pairs whose order the interchange reverses. isl decides that
+// (orderedDependence, lib/Analysis/Dependence.cpp). The bounds of `j` must not use `k`, both
+// steps are positive constants, and the body assigns no scalar declared outside it. Only a
+// `k` that carries a dependence is moved (one that does not is parallel as it is). Runs
+// before ParallelLoops; lowerKernel keeps it only when the nest gets more parallel loops.
+// Loops it changes are not looked at again; docs/passes/Interchange.md.
+#include "rtcuda/Analysis/Dependence.h"
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Printer.h"
+#include "rtcuda/Transforms/Pass.h"
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+// The one loop a body consists of (comments aside), or null.
+Stmt soleLoop(const Stmt &body) {
+  Stmt found;
+  for (const Stmt &s : statementsOf(body)) {
+    if (s->kind == StmtKind::Comment) continue;
+    if (found || s->kind != StmtKind::For) return nullptr;
+    found = s;
+  }
+  return found;
+}
+
+std::string at(const Stmt &loop) { return "loop '" + loop->name + "' (" + loop->loc.str() + ")"; }
+
+class Interchanger {
+public:
+  explicit Interchanger(const Kernel &k) : k(k) {}
+  std::vector<std::string> remarks;
+
+  Stmt visit(const Stmt &s, std::vector<Stmt> &path) {
+    if (!s) return s;
+    if (s->kind == StmtKind::For && !path.empty())
+      if (Stmt swapped = tryInterchange(s, path)) return swapped;
+    auto copy = std::make_shared<StmtNode>(*s);
+    bool changed = false;
+    if (s->kind == StmtKind::For) path.push_back(s);
+    for (Stmt &c : copy->stmts) {
+      Stmt n = visit(c, path);
+      changed |= n != c;
+      c = n;
+    }
+    for (Stmt *c : {&copy->body, &copy->elseBody}) {
+      Stmt n = visit(*c, path);
+      changed |= n != *c;
+      *c = n;
+    }
+    if (s->kind == StmtKind::For) path.pop_back();
+    return changed ? Stmt(copy) : s;
+  }
+
+private:
+  const Kernel &k;
+
+  // `outer` with `inner` (its only statement) moved around it; null (with a remark saying
+  // why, when the shape is there) when not legal.
+  Stmt tryInterchange(const Stmt &outer, const std::vector<Stmt> &path) {
+    Stmt inner = soleLoop(outer->body);
+    if (!inner) return nullptr;
+    std::string head = at(outer) + " and " + at(inner) + " not interchanged: ";
+    int64_t so = 0, si = 0;
+    if (!isConst(outer->step, &so) || !isConst(inner->step, &si) || so <= 0 || si <= 0) {
+      remarks.push_back(head + "their steps are not both positive constants");
+      return nullptr;
+    }
+    if (mentions(inner->min, outer->name) || mentions(inner->end, outer->name)) {
+      remarks.push_back(head + "the bounds of loop '" + inner->name + "' depend on loop '" +
+                        outer->name + "'");
+      return nullptr;
+    }
+    for (const Stmt &l : {outer, inner})
+      if (std::string why = reorderBlocker(l); !why.empty()) {
+        remarks.push_back(head + why);
+        return nullptr;
+      }
+    std::vector<Stmt> loops = path;
+    loops.push_back(outer);
+    std::string order;
+    for (size_t d = 0; d < path.size(); ++d)
+      order += "x" + std::to_string(d) + " = y" + std::to_string(d) + " and ";
+    std::string xo = "x" + std::to_string(path.size()), yo = "y" + std::to_string(path.size());
+    std::string xi = "x" + std::to_string(path.size() + 1), yi = "y" + std::to_string(path.size() + 1);
+    // Only a loop that carries a dependence is worth moving in: one that does not is parallel
+    // as it is.
+    if (!orderedDependence(k, loops, outer, outer, order + xo + " < " + yo, "earlier"))
+      return nullptr;
+    loops.push_back(inner);
+    order += xo + " < " + yo + " and " + xi + " > " + yi;
+    std::optional<Dependence> dep =
+        orderedDependence(k, loops, outer, outer, order,
+                          "in an earlier iteration of loop '" + outer->name +
+                              "' and a later one of loop '" + inner->name + "'");
+    if (dep) {
+      remarks.push_back(head + (dep->failed ? dep->message
+                                            : "the dependence analysis found a dependence with "
+                                              "direction (<, >) on ('" + outer->name + "', '" +
+                                              inner->name + "'): " + dep->message));
+      return nullptr;
+    }
+    auto newInner = std::make_shared<StmtNode>(*outer);
+    newInner->body = inner->body;
+    newInner->loopKind = LoopKind::Serial;
+    auto newOuter = std::make_shared<StmtNode>(*inner);
+    newOuter->body = block({Stmt(newInner)});
+    newOuter->loopKind = LoopKind::Serial;
+    remarks.push_back(at(outer) + " and " + at(inner) + " interchanged: loop '" + inner->name +
+                      "' now runs outside loop '" + outer->name + "' (no dependence with "
+                      "direction (<, >) on them)");
+    return newOuter;
+  }
+};
+
+}  // namespace
+
+Kernel interchangeLoops(const Kernel &k) {
+  Interchanger ic(k);
+  std::vector<Stmt> path;
+  Kernel out = k;
+  out.body = ic.visit(k.body, path);
+  out.remarks.insert(out.remarks.end(), ic.remarks.begin(), ic.remarks.end());
+  return out;
+}
+
+}  // namespace rtcuda
