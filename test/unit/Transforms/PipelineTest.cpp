@@ -75,11 +75,13 @@ TEST(Pipeline, StopAfterPrintsTheIRThenOnly) {
   EXPECT_EQ(text.find("IR after LoopPartition"), std::string::npos) << text;
 }
 
-TEST(Pipeline, StepNamesAreTheFrontendAnalysisAndPasses) {
+TEST(Pipeline, StepNamesAreTheFrontendReorderingAnalysisAndPasses) {
   std::vector<std::string> names = pipelineStepNames();
-  ASSERT_GE(names.size(), 3u);
+  ASSERT_GE(names.size(), 5u);
   EXPECT_EQ(names[0], "Frontend");
-  EXPECT_EQ(names[1], "ParallelLoops");
+  EXPECT_EQ(names[1], "Interchange");
+  EXPECT_EQ(names[2], "Fusion");
+  EXPECT_EQ(names[3], "ParallelLoops");
   EXPECT_NE(std::find(names.begin(), names.end(), "LoopPartition"), names.end());
 }
 
