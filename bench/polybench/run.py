@@ -130,7 +130,10 @@ def summarize(out_dir):
         "one_thread": sum(1 for r in fremarks if "runs in one GPU thread" in r),
         "passes": passes,
         "sequential": [r for r in fremarks if "stays on the host" in r or "one GPU thread" in r],
-        "size_params": sorted({p["name"] for k in kernels + functions for p in k.get("params", [])
+        # verify checks an outlined function as a whole: its own parameters are the sizes, not
+        # the host loop variables (i, k) its kernels take as parameters.
+        "size_params": sorted({p["name"] for k in m.get("kernels", []) + functions
+                               for p in k.get("params", [])
                                if p.get("kind") == "scalar" and p.get("role") == "size"}),
     }
 

@@ -129,6 +129,7 @@ public:
           decls[s->name] == 1 && !assigns.count(s->name))
         definitions[s->name] = s->value;
     });
+    findLocalArrays(k.body, 0);
     walk(loops[0], {}, {});
   }
 
@@ -147,9 +148,35 @@ private:
 
   // -- collecting --
 
+  // Local arrays of the kernel: declared inside `depth` of the nest's loops, each iteration of
+  // those has its own (C gives it a fresh array), so only deeper loops can carry a dependence.
+  struct LocalArray {
+    Type type;
+    Expr size;
+    size_t depth = 0;
+  };
+  std::map<std::string, LocalArray> localArrays;
+  void findLocalArrays(const Stmt &s, size_t depth) {
+    if (!s) return;
+    if (s->kind == StmtKind::Decl && s->arraySize) localArrays[s->name] = {s->type, s->arraySize, depth};
+    if (s->kind == StmtKind::For &&
+        std::find(nestLoops.begin(), nestLoops.end(), s) != nestLoops.end())
+      ++depth;
+    for (const Stmt &c : s->stmts) findLocalArrays(c, depth);
+    findLocalArrays(s->body, depth);
+    findLocalArrays(s->elseBody, depth);
+  }
   bool isArrayParam(const std::string &name) const {
     const Param *p = k.findParam(name);
-    return p && p->isArray;
+    return (p && p->isArray) || localArrays.count(name);
+  }
+  Type elementType(const std::string &name) const {
+    const Param *p = k.findParam(name);
+    return p && p->isArray ? p->type : localArrays.at(name).type;
+  }
+  std::vector<Expr> dimsOf(const std::string &name) const {
+    const Param *p = k.findParam(name);
+    return p && p->isArray ? p->dims : std::vector<Expr>{localArrays.at(name).size};
   }
 
   void reads(const Expr &e, const Stmt &s, const std::vector<Stmt> &loops,
@@ -191,7 +218,7 @@ private:
         readAll({s->value});
         return;
       }
-      Type elem = k.findParam(s->name)->type;
+      Type elem = elementType(s->name);
       auto form = arrayUpdate(s);
       if (form) {
         accesses.push_back({s, s->name, s->indices, elem, true, form->op, loops, conds, {}});
@@ -348,12 +375,12 @@ void Analyzer::shapeArrays(isl::ctx ctx) {
   std::map<std::string, std::vector<Access *>> byArray;
   for (Access &a : accesses) byArray[a.array].push_back(&a);
   for (auto &[array, list] : byArray) {
-    const Param *p = k.findParam(array);
+    std::vector<Expr> dims = dimsOf(array);
     bool ok = true;
     std::vector<std::vector<Poly>> subs;
     for (Access *a : list) {
       std::vector<Poly> s;
-      if (a->indices.size() != p->dims.size()) ok = false;
+      if (a->indices.size() != dims.size()) ok = false;
       for (const Expr &i : a->indices) {
         auto q = poly(i, a->loops);
         if (!q) ok = false;
@@ -370,11 +397,11 @@ void Analyzer::shapeArrays(isl::ctx ctx) {
         continue;
       }
     }
-    if (p->dims.size() >= 2) {
+    if (dims.size() >= 2) {
       // Declared dimensions are independent: a subscript isl cannot take only frees its own
       // dimension (B[perm[i]][j] still has j exact).
       bool shaped = true;
-      for (Access *a : list) shaped &= a->indices.size() == p->dims.size();
+      for (Access *a : list) shaped &= a->indices.size() == dims.size();
       if (shaped) {
         for (Access *a : list) {
           a->out.assign(a->indices.size(), Poly{});
@@ -389,7 +416,7 @@ void Analyzer::shapeArrays(isl::ctx ctx) {
       }
     }
     if (ok) {
-      if (p->dims.size() == 1) {
+      if (dims.size() == 1) {
         // Interleaved elements (A[(i * m + j) * 3 + 1]): the element's position in its group
         // of g becomes one more, innermost, subscript.
         int64_t g = 0;
@@ -675,6 +702,8 @@ std::vector<Dependence> Analyzer::run() {
         for (size_t j = i; j < accesses.size(); ++j) {
           const Access &a = accesses[i], &b = accesses[j];
           if (a.array != b.array || (!a.write && !b.write)) continue;
+          auto local = localArrays.find(a.array);
+          if (local != localArrays.end() && local->second.depth > level) continue;
           std::optional<Dependence> dep;
           std::string failure = shapeFailure;
           isl_ctx_reset_operations(raw);
@@ -689,6 +718,8 @@ std::vector<Dependence> Analyzer::run() {
                              couldNotAnalyze(a, b, level, failure), a.stmt->loc};
             dep->failed = true;
           }
+          // A thread's local array: no atomics can make other threads' updates meet in it.
+          if (dep && local != localArrays.end()) dep->commutative = false;
           if (dep) out.push_back(*dep);
         }
   }

@@ -86,8 +86,10 @@ private:
     std::vector<std::string> cells;
     for (const ir::Param &p : k.params) {
       const ir::Param *own = f.function.findParam(p.name);
+      bool temporary = false;
+      for (const ir::Param &t : f.temporaries) temporary |= t.name == p.name;
       out << ", ";
-      if (own && own->isArray) {
+      if ((own && own->isArray) || temporary) {
         out << "d_" << p.name;
       } else if (p.name.rfind(outlineCellName(""), 0) == 0) {
         out << p.name;
@@ -144,6 +146,15 @@ std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKer
     out << "  " << c.type.cName() << " *" << c.name << " = NULL;\n"
         << "  rtcuda_check(cudaMalloc((void **)&" << c.name << ", sizeof(" << c.type.cName()
         << ")), \"cudaMalloc\", where);\n";
+  // Local arrays outside the parallel loops: device arrays of this call (uninitialized, as in C).
+  for (const ir::Param &t : f.temporaries)
+    out << "  const long long " << t.name << "_elements = rtcuda_nonnegative("
+        << wideSize(t.dims[0], fn) << ");\n"
+        << "  rtcuda_check_index_range(" << t.name << "_elements, \"" << fn.name << "\", where);\n"
+        << "  " << pointerType(t) << "d_" << t.name << " = NULL;\n"
+        << "  rtcuda_check(cudaMalloc((void **)&d_" << t.name << ", (size_t)(" << t.name
+        << "_elements > 0 ? " << t.name << "_elements : 1) * sizeof(" << t.type.cName()
+        << ")), \"cudaMalloc\", where);\n";
   HostPrinter printer(f, kernels, out);
   printer.print(f.host, 1);
   out << "  rtcuda_check_launch(\"" << fn.name << "\", where);\n";
@@ -152,6 +163,8 @@ std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKer
       out << "  rtcuda_array_out(" << p.name << ", " << p.name << "_bytes, where);\n";
   for (const ir::Param &c : f.cells)
     out << "  rtcuda_check(cudaFree(" << c.name << "), \"cudaFree\", where);\n";
+  for (const ir::Param &t : f.temporaries)
+    out << "  rtcuda_check(cudaFree(d_" << t.name << "), \"cudaFree\", where);\n";
   out << "}\n\n// '" << fn.name << "' under its own name, for code that calls it directly.\n";
   signature(fn.name, false);
   out << " {\n  " << launchFunctionName(fn) << "(\"" << fn.name << "\"";

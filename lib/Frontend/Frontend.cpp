@@ -196,9 +196,13 @@ private:
       auto alias = arrayAliases.find(ref->getDecl());
       if (alias != arrayAliases.end()) return alias->second;
       if (llvm::isa<ParmVarDecl>(ref->getDecl())) return ref->getDecl()->getNameAsString();
+      // A local array of the kernel (docs/passes/LocalArrays.md decides where it lives).
+      if (const auto *vd = llvm::dyn_cast<VarDecl>(ref->getDecl());
+          vd && vd->isLocalVarDecl() && !vd->isStaticLocal() && vd->getType()->isArrayType())
+        return vd->getNameAsString();
       fail(base->getExprLoc(), "'" + ref->getDecl()->getNameAsString() +
-                                   "' is not a parameter of the kernel; only parameter arrays "
-                                   "can be indexed in a kernel");
+                                   "' is not a parameter or local array of the kernel; only "
+                                   "those can be indexed in a kernel");
     }
     fail(base->getExprLoc(), "unsupported array expression; index a parameter array directly");
   }
@@ -404,6 +408,13 @@ private:
           t = ca->getElementType();
           if (vd->hasInit())
             fail(d->getLocation(), "initialized local arrays are not supported in a kernel");
+        } else if (const auto *va = ctx.getAsVariableArrayType(t)) {
+          // double z[n]: its size is an expression of the parameters (checked where it is
+          // placed, lib/Transforms/LocalArrays.cpp).
+          if (ctx.getAsArrayType(va->getElementType()))
+            fail(d->getLocation(), "local arrays must be one-dimensional in a kernel");
+          arraySize = convertExpr(va->getSizeExpr());
+          t = va->getElementType();
         } else if (ctx.getAsArrayType(t) || t->isPointerType()) {
           fail(d->getLocation(), "local pointers and variable-length arrays are not supported "
                                  "in a kernel");

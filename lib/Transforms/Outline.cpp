@@ -27,6 +27,7 @@
 #include "rtcuda/Analysis/ParallelNest.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
+#include "rtcuda/Transforms/LocalArrays.h"
 #include "rtcuda/Transforms/Pass.h"
 
 #include <functional>
@@ -168,6 +169,21 @@ private:
   }
 
   std::string nextName() { return fn.name + "_" + std::to_string(++counter); }
+
+  // A local array outside the parallel loops: a device array of the call, which the kernels
+  // that use it take like the function's own arrays.
+  std::map<std::string, Stmt> temporaries;
+  void addTemporary(const Stmt &decl) {
+    auto seen = temporaries.find(decl->name);
+    if (seen != temporaries.end() && seen->second == decl) return;
+    if (seen != temporaries.end() || fn.findParam(decl->name))
+      throw CompileError(decl->loc, "local array '" + decl->name + "' has the name of another "
+                                    "array of the function; rename one of them");
+    Param p = localArrayTemporary(source.kernel, decl);
+    temporaries[decl->name] = decl;
+    fn.params.push_back(p);
+    out.temporaries.push_back(p);
+  }
 
   bool hostExpr(const Expr &e) const {
     if (!e) return true;
@@ -408,10 +424,11 @@ private:
       frames.back().index = i;
       const Stmt &s = stmts[i];
       if (s->kind == StmtKind::Comment) continue;
+      if (s->kind == StmtKind::Decl && s->arraySize) {
+        addTemporary(s);
+        continue;
+      }
       if (s->kind == StmtKind::Decl) {
-        if (s->arraySize)
-          throw CompileError(s->loc, "local array '" + s->name + "' outside a parallel loop "
-                                     "nest is not supported");
         flush();
         scalars[s->name] = s->type;
         host.push_back(withLoc(decl(s->name, s->type, s->value && hostExpr(s->value)
@@ -508,6 +525,7 @@ private:
       scalars[s->name] = s->type;
     }
     if (s->kind == StmtKind::Decl && !s->arraySize) scalars[s->name] = s->type;
+    if (s->kind == StmtKind::Decl && s->arraySize) addTemporary(s);
     for (const Stmt &c : s->stmts) scanForParallel(c);
     scanForParallel(s->body);
     scanForParallel(s->elseBody);
@@ -553,7 +571,17 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   // One parallel nest (or one followed by statements, a reduction's epilogue), or options that
   // name its loops: the pipeline as before; lowerKernel reports a refusal itself.
   std::optional<CompileError> refusal = parallelNestRefusal(source);
-  if (!refusal || oneNestOptions) return std::nullopt;
+  // A local array at the function level is a device array of the call: outlined.
+  bool functionArrays = false;
+  for (const Stmt &s : k.body->stmts) functionArrays |= s->kind == StmtKind::Decl && s->arraySize;
+  if (functionArrays && oneNestOptions && o.onDependence != "sequential")
+    for (const Stmt &s : k.body->stmts)
+      if (s->kind == StmtKind::Decl && s->arraySize)
+        throw CompileError(s->loc, "local array '" + s->name + "' is declared outside the loops "
+                                   "that run in parallel, and the options that name the nest's "
+                                   "loops keep the function one kernel, where each thread would "
+                                   "have its own copy");
+  if ((!refusal && !functionArrays) || oneNestOptions) return std::nullopt;
   // Several nests: the outliner says why none is parallel, not the whole-function analysis.
   if (!singleNest(k)) refusal.reset();
   std::vector<KernelSource> made;
@@ -578,14 +606,20 @@ bool OutlinedProgram::singleThread(const std::string &kernel) const {
 
 OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnostics &diags) {
   OutlinedProgram out;
-  for (const KernelSource &source : kernels) {
+  for (const KernelSource &written : kernels) {
     try {
+      KernelSource source = written;
+      LocalArrayPlacement placed = placeLocalArrays(written.kernel);
+      source.kernel = placed.kernel;
+      for (const std::string &r : placed.remarks) diags.remark(source.kernel.loc, r);
       std::vector<KernelSource> made;
       std::optional<OutlinedFunction> f = outlineFunction(source, made);
       if (!f) {
+        checkKernelLocalArrays(source.kernel);
         out.sources.push_back(source);
         continue;
       }
+      for (const KernelSource &m : made) checkKernelLocalArrays(m.kernel);
       for (const std::string &r : f->function.remarks) diags.remark(f->function.loc, r);
       for (const KernelSource &m : made) out.parentOf[m.kernel.name] = source.kernel.name;
       out.sources.insert(out.sources.end(), made.begin(), made.end());

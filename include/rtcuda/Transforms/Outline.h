@@ -24,6 +24,8 @@ struct OutlinedFunction {
   ir::Stmt host;
   std::vector<std::string> kernels;    // its kernels, in launch order
   std::vector<ir::Param> cells;        // scalars that device kernels compute
+  std::vector<ir::Param> temporaries;  // local arrays outside the parallel loops: device arrays
+                                       // of the call (LocalArrays), sized by their declaration
   KernelOptions options;
   std::vector<std::string> singleThread;  // kernels of statements that run in one thread
 };
