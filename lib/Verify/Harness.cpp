@@ -171,6 +171,7 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
       << "    else if (flag == \"--base\") s.sizeBases.push_back(atoll(value.c_str()));\n"
       << "    else if (flag == \"--size\") s.sizeOverrides[name] = number;\n"
       << "    else if (flag == \"--point\") s.pointFilter[name] = (int)number;\n"
+      << "    else if (flag == \"--tolerance\") s.tolerance = atof(value.c_str());\n"
       << "  }\n"
       << "  s.rng.seed(s.seed);\n";
   for (const ManifestKernel &k : m.verified()) out << "  verify_" << k.name << "(s);\n";

@@ -113,6 +113,11 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
     return -1;
   }
   Args args{exe.string(), "--seed", std::to_string(options.seed)};
+  if (options.tolerance != 1) {
+    char factor[64];
+    snprintf(factor, sizeof factor, "%.17g", options.tolerance);
+    args = args + Args{"--tolerance", factor};
+  }
   for (const auto &[name, value] : options.sizes)
     args = args + Args{"--size", name + "=" + std::to_string(value)};
   for (const auto &[name, value] : options.point)
@@ -167,6 +172,7 @@ int verifyOutput(const std::string &outDir, const VerifyOptions &given,
   std::cout << "rtcuda verify: " << outDir << ", seed " << options.seed << " (repeat with --seed "
             << options.seed << "), sizes";
   for (long long b : options.sizeBases) std::cout << " " << b;
+  if (options.tolerance != 1) std::cout << ", tolerance x" << options.tolerance;
   std::cout << "\n";
   // A fresh folder of our own (mkdtemp): removing it at the end removes nothing of anyone else.
   std::string pattern = (fs::temp_directory_path() / "rtcuda-verify-XXXXXX").string();

@@ -6,6 +6,7 @@
 
 #include "rtcuda/Verify/Verify.h"
 
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -56,6 +57,10 @@ int verifyCommand(const std::vector<std::string> &args) {
                               cl::desc("tuning points per kernel (default 12)"));
   cl::opt<bool> noRaceCheck("no-race-check", cl::cat(category), cl::sub(sub),
                             cl::desc("skip the second run under ThreadSanitizer"));
+  cl::opt<double> tolerance("tolerance", cl::init(1.0), cl::value_desc("F"), cl::cat(category),
+                            cl::sub(sub),
+                            cl::desc("multiply the floating-point tolerance by F >= 1 "
+                                     "(default 1)"));
   cl::opt<bool> keep("keep", cl::cat(category), cl::sub(sub), cl::desc("keep the build folder"));
   BatchFlags batchFlags(category, sub, "folders", "default: none");
   if (auto status = parseCommandLine(
@@ -85,6 +90,10 @@ int verifyCommand(const std::vector<std::string> &args) {
   options.maxPointsPerKernel = maxPoints;
   options.raceCheck = !noRaceCheck;
   options.keep = keep;
+  if (!(tolerance >= 1) || !std::isfinite(tolerance))
+    return usageError("verify", "--tolerance expects a factor >= 1, got '" +
+                                    std::to_string(double(tolerance)) + "'");
+  options.tolerance = tolerance;
   if (outDirs.size() == 1) return verifyOutput(outDirs[0], options, toolchain());
 
   // Several folders: one child each, with the same options.
@@ -106,6 +115,7 @@ int verifyCommand(const std::vector<std::string> &args) {
     job.args.push_back("--max-points=" + std::to_string(maxPoints));
     if (noRaceCheck) job.args.push_back("--no-race-check");
     if (keep) job.args.push_back("--keep");
+    if (tolerance.getNumOccurrences()) job.args.push_back("--tolerance=" + std::to_string(tolerance));
     batch.push_back(std::move(job));
   }
   BatchSettings settings;

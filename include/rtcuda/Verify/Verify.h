@@ -28,6 +28,7 @@ struct VerifyOptions {
   size_t maxPointsPerKernel = 12;           // extremes always included
   bool raceCheck = true;                    // second run under ThreadSanitizer
   bool keep = false;                        // keep the build folder
+  double tolerance = 1;                     // --tolerance: factor on the floating-point bound
 };
 
 // The C++ source of a harness that checks every kernel of `m` (exposed for tests).

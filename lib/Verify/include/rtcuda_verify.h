@@ -22,6 +22,7 @@ struct Session {
   std::map<std::string, long long> sizeOverrides;    // --size NAME=VALUE
   std::map<std::string, int> pointFilter;            // --point NAME=VALUE
   int maxReports = 5;                                 // mismatches printed per comparison
+  double tolerance = 1;                               // --tolerance: factor on the bound
   long long mismatches = 0, comparisons = 0, points = 0;
 
   // The j-th size parameter of a kernel gets base + 2j: non-square shapes, primes included.
@@ -71,7 +72,7 @@ struct Session {
     double scale = 0;
     if (std::is_floating_point<T>::value) {
       double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
-      tol = 16 * eps * double(reduction > 1 ? reduction : 1);
+      tol = 16 * eps * double(reduction > 1 ? reduction : 1) * tolerance;
       for (long long i = 0; i < count; ++i) scale += double(want[i]) * double(want[i]);
       scale = count ? std::sqrt(scale / double(count)) : 0;
     }
