@@ -76,8 +76,9 @@ bool privateToIterations(const Stmt &loop, const std::string &a, std::string &wh
   const Stmt &def = body[first];
   if (def->kind != StmtKind::For || !unitStep(def) || exprUsesArray(def->min, a) ||
       exprUsesArray(def->end, a))
-    return fail(def, "uses '" + a + "' before a loop 'for (p = lo; p < hi; p++) " + a +
-                         "[p] = ...' has written it");
+    return fail(def, "is the iteration's first use of '" + a + "', and not a loop 'for (p = lo; "
+                         "p < hi; p++) " + a + "[p] = ...' from which the analysis could tell "
+                         "that the iteration writes what it reads");
   bool jumps = false;
   visitStmt(def->body, [&](const Stmt &n) {
     jumps |= n->kind == StmtKind::Break || n->kind == StmtKind::Continue;
@@ -142,7 +143,8 @@ public:
   std::vector<std::string> remarks;
 
   // The statements of a sequence with its local arrays moved as deep as they may go.
-  std::vector<Stmt> place(const std::vector<Stmt> &stmts) {
+  // `top`: the function's own statements, whose arrays that stay are one for the whole call.
+  std::vector<Stmt> place(const std::vector<Stmt> &stmts, bool top) {
     std::vector<Stmt> seq = stmts;
     for (size_t i = 0; i < seq.size(); ++i) {
       const Stmt d = seq[i];
@@ -151,7 +153,7 @@ public:
       for (size_t j = 0; j < seq.size(); ++j)
         if (j != i && usesArray(seq[j], d->name)) users.push_back(j);
       if (users.size() != 1 || seq[users[0]]->kind != StmtKind::For) {
-        if (!users.empty())
+        if (!users.empty() && top)
           note(d, users.size() > 1 ? "it is used by several statements"
                                    : seq[users[0]]->loc.str() + " uses it outside a loop");
         continue;
@@ -159,7 +161,7 @@ public:
       const Stmt &loop = seq[users[0]];
       std::string why;
       if (!privateToIterations(loop, d->name, why)) {
-        note(d, "loop '" + loop->name + "' (" + loop->loc.str() + ") cannot own it: " + why);
+        if (top) note(d, "loop '" + loop->name + "' (" + loop->loc.str() + ") cannot own it: " + why);
         continue;
       }
       auto moved = std::make_shared<StmtNode>(*loop);
@@ -179,8 +181,8 @@ public:
 
 private:
   void note(const Stmt &d, const std::string &why) {
-    remarks.push_back("local array '" + d->name + "' (" + d->loc.str() + ") stays where it is "
-                      "declared: " + why);
+    remarks.push_back("local array '" + d->name + "' (" + d->loc.str() + ") is one array for "
+                      "the whole call (a device array when the function is outlined): " + why);
   }
   Stmt inside(const Stmt &s) {
     if (!s || (s->kind != StmtKind::For && s->kind != StmtKind::While &&
@@ -188,11 +190,12 @@ private:
       return s;
     auto copy = std::make_shared<StmtNode>(*s);
     if (s->kind == StmtKind::Block) {
-      copy->stmts = place(s->stmts);
+      copy->stmts = place(s->stmts, false);
       return copy;
     }
-    copy->body = withLoc(block(place(statementsOf(s->body))), s->loc);
-    if (s->elseBody) copy->elseBody = withLoc(block(place(statementsOf(s->elseBody))), s->loc);
+    copy->body = withLoc(block(place(statementsOf(s->body), false)), s->loc);
+    if (s->elseBody)
+      copy->elseBody = withLoc(block(place(statementsOf(s->elseBody), false)), s->loc);
     return copy;
   }
 };
@@ -206,7 +209,7 @@ LocalArrayPlacement placeLocalArrays(const Kernel &fn) {
   visitStmt(fn.body, [&](const Stmt &s) { any |= s->kind == StmtKind::Decl && s->arraySize; });
   if (!any) return out;
   Placer placer;
-  out.kernel.body = withLoc(block(placer.place(fn.body->stmts)), fn.body->loc);
+  out.kernel.body = withLoc(block(placer.place(fn.body->stmts, true)), fn.body->loc);
   out.remarks = placer.remarks;
   for (const Stmt &s : out.kernel.body->stmts)
     out.functionLevel |= s->kind == StmtKind::Decl && s->arraySize;
