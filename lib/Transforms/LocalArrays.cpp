@@ -64,7 +64,8 @@ bool isIndex(const std::vector<Expr> &indices, const std::string &v) {
 
 // Whether every iteration of `loop` writes each element of `a` it reads before reading it;
 // otherwise `why` says what the first access that breaks it is.
-bool privateToIterations(const Stmt &loop, const std::string &a, std::string &why) {
+bool privateToIterations(const Stmt &loop, const std::string &a, std::string &why,
+                         Stmt *defining = nullptr) {
   std::vector<Stmt> body = statementsOf(loop->body);
   size_t first = 0;
   while (first < body.size() && !usesArray(body[first], a)) ++first;
@@ -135,7 +136,106 @@ bool privateToIterations(const Stmt &loop, const std::string &a, std::string &wh
     why = bad;
     return false;
   }
+  if (defining) *defining = def;
   return true;
+}
+
+Stmt renameArray(const Stmt &s, const std::string &from, const std::string &to) {
+  return mapStmt(s, [&](const Stmt &n) -> Stmt {
+    if (n->kind != StmtKind::Store || n->name != from) return n;
+    auto c = std::make_shared<StmtNode>(*n);
+    c->name = to;
+    return c;
+  }, [&](const Expr &e) {
+    return mapExpr(e, [&](const Expr &x) -> Expr {
+      if (x->kind != ExprKind::Load || x->name != from) return x;
+      auto c = std::make_shared<ExprNode>(*x);
+      c->name = to;
+      return c;
+    });
+  });
+}
+
+// A one-dimensional parameter array of constant size that only the loops `chain` (each the
+// only user in its parent's body) use, and that each iteration of the innermost writes before
+// reading (doitgen's sum[p]): each iteration gets its own copy, and the last iteration of the
+// chain, the one whose values the sequential C leaves, stores its copy back. Returns the
+// rewritten body, or null when the array does not qualify.
+constexpr int64_t kMaxPrivateElements = 1024;  // a thread's copy stays small
+Stmt privatizeParameter(const Kernel &fn, const Param &p, const Stmt &body,
+                        std::vector<std::string> &remarks) {
+  int64_t n = 0;
+  if (!p.isArray || p.dims.size() != 1 || !isConst(p.dims[0], &n) || n <= 0 ||
+      n > kMaxPrivateElements)
+    return nullptr;
+  std::vector<Stmt> chain;
+  std::vector<Stmt> seq = statementsOf(body);
+  for (;;) {
+    std::vector<Stmt> users;
+    for (const Stmt &s : seq)
+      if (usesArray(s, p.name)) users.push_back(s);
+    if (users.size() != 1 || users[0]->kind != StmtKind::For) break;
+    chain.push_back(users[0]);
+    seq = statementsOf(users[0]->body);
+  }
+  if (chain.empty()) return nullptr;
+  std::string why;
+  Stmt def;
+  if (!privateToIterations(chain.back(), p.name, why, &def)) return nullptr;
+  // The last iteration must be known: unit steps, bounds that no loop of the chain and no
+  // statement of the function changes; the written range the same in every iteration.
+  std::set<std::string> changed = assigned(fn.body), chainVars;
+  for (const Stmt &l : chain) {
+    if (!unitStep(l) || exprUsesArray(l->min, p.name) || exprUsesArray(l->end, p.name))
+      return nullptr;
+    for (const Expr &b : {l->min, l->end})
+      for (const std::string &v : varsOf(b))
+        if (changed.count(v) || chainVars.count(v)) return nullptr;
+    chainVars.insert(l->name);
+  }
+  for (const Expr &b : {def->min, def->end})
+    for (const std::string &v : varsOf(b))
+      if (changed.count(v) || chainVars.count(v)) return nullptr;
+  std::string own = freshName(fn, p.name + "_own");
+  Expr last;
+  for (const Stmt &l : chain) {
+    Expr at = binary("==", var(l->name, l->type), binary("-", l->end, intImm(1)));
+    last = last ? binary("&&", last, at) : at;
+  }
+  Type idx = Type::of(ScalarKind::Int);
+  std::string q = freshName(fn, p.name + "_at");
+  Stmt back = forLoop(q, idx, def->min, def->end, intImm(1),
+                      store(p.name, {var(q, idx)}, "=", load(own, {var(q, idx)}, p.type)));
+  std::vector<Stmt> inner{withLoc(decl(own, p.type, nullptr, intImm(n)), p.loc)};
+  for (const Stmt &s : statementsOf(chain.back()->body)) inner.push_back(renameArray(s, p.name, own));
+  inner.push_back(withLoc(ifThen(last, block({withLoc(back, chain.back()->loc)})), chain.back()->loc));
+  // Rebuild the chain around the new innermost body.
+  Stmt rebuilt = withLoc(block(inner), chain.back()->loc);
+  for (size_t d = chain.size(); d-- > 0;) {
+    auto loop = std::make_shared<StmtNode>(*chain[d]);
+    loop->body = rebuilt;
+    Stmt replaced = loop;
+    if (d == 0) {
+      rebuilt = replaced;
+      break;
+    }
+    std::vector<Stmt> around = statementsOf(chain[d - 1]->body);
+    for (Stmt &s : around)
+      if (s == chain[d]) s = replaced;
+    rebuilt = withLoc(block(around), chain[d - 1]->loc);
+  }
+  std::vector<Stmt> top = statementsOf(body);
+  for (Stmt &s : top)
+    if (s == chain[0]) s = rebuilt;
+  std::string lastText;
+  for (const Stmt &l : chain)
+    lastText += (lastText.empty() ? "" : ", ") + l->name + " = " + print(binary("-", l->end, intImm(1)));
+  remarks.push_back("array '" + p.name + "': each iteration of loop '" + chain.back()->name +
+                    "' (" + chain.back()->loc.str() + ") writes " + p.name + "[" +
+                    print(def->min) + " .. " + print(def->end) + " - 1] before reading it; "
+                    "each iteration works on its own copy, and the last one (" + lastText +
+                    ") stores it back, as the sequential C leaves it");
+  return withLoc(block(top), body->loc);
 }
 
 class Placer {
@@ -205,12 +305,15 @@ private:
 LocalArrayPlacement placeLocalArrays(const Kernel &fn) {
   LocalArrayPlacement out;
   out.kernel = fn;
+  for (const Param &p : fn.params)
+    if (Stmt b = privatizeParameter(out.kernel, p, out.kernel.body, out.remarks))
+      out.kernel.body = b;
   bool any = false;
   visitStmt(fn.body, [&](const Stmt &s) { any |= s->kind == StmtKind::Decl && s->arraySize; });
   if (!any) return out;
   Placer placer;
-  out.kernel.body = withLoc(block(placer.place(fn.body->stmts, true)), fn.body->loc);
-  out.remarks = placer.remarks;
+  out.kernel.body = withLoc(block(placer.place(out.kernel.body->stmts, true)), fn.body->loc);
+  out.remarks.insert(out.remarks.end(), placer.remarks.begin(), placer.remarks.end());
   for (const Stmt &s : out.kernel.body->stmts)
     out.functionLevel |= s->kind == StmtKind::Decl && s->arraySize;
   return out;
