@@ -36,27 +36,37 @@ namespace {
 // ThreadSanitizer (rtcuda verify) sees no plain access racing with the updates.
 const char *kAtomicHelpers = R"(
 // Atomic read-modify-writes without a CUDA instruction: compare-and-swap on the bits.
-#define RTCUDA_ATOMIC_CAS(NAME, T, BITS, TO_BITS, FROM_BITS, COMBINE)                          \
-  static __device__ inline T NAME(T *address, T value) {                                      \
-    BITS *bits = (BITS *)address;                                                             \
-    BITS old = atomicAdd(bits, (BITS)0), assumed;                                             \
-    do {                                                                                      \
-      assumed = old;                                                                          \
-      T current = FROM_BITS(assumed);                                                         \
-      old = atomicCAS(bits, assumed, (BITS)TO_BITS(COMBINE));                                 \
-    } while (old != assumed);                                                                 \
-    return FROM_BITS(old);                                                                    \
+// clang-format off
+#define RTCUDA_ATOMIC_CAS(NAME, T, BITS, TO_BITS, FROM_BITS, COMBINE)                    \
+  static __device__ inline T NAME(T *address, T value) {                                 \
+    BITS *bits = (BITS *)address;                                                        \
+    BITS old = atomicAdd(bits, (BITS)0), assumed;                                        \
+    do {                                                                                 \
+      assumed = old;                                                                     \
+      T current = FROM_BITS(assumed);                                                    \
+      old = atomicCAS(bits, assumed, (BITS)TO_BITS(COMBINE));                            \
+    } while (old != assumed);                                                            \
+    return FROM_BITS(old);                                                               \
   }
 #define RTCUDA_SAME_BITS(x) (x)
 #define RTCUDA_LL_AS_DOUBLE(x) __longlong_as_double((long long)(x))
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, int, int, RTCUDA_SAME_BITS, RTCUDA_SAME_BITS, current * value)
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, unsigned int, unsigned int, RTCUDA_SAME_BITS, RTCUDA_SAME_BITS, current * value)
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, float, int, __float_as_int, __int_as_float, current * value)
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_min, float, int, __float_as_int, __int_as_float, fminf(current, value))
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, float, int, __float_as_int, __int_as_float, fmaxf(current, value))
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, double, unsigned long long, __double_as_longlong, RTCUDA_LL_AS_DOUBLE, current * value)
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_min, double, unsigned long long, __double_as_longlong, RTCUDA_LL_AS_DOUBLE, fmin(current, value))
-RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, double, unsigned long long, __double_as_longlong, RTCUDA_LL_AS_DOUBLE, fmax(current, value))
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, int, int, RTCUDA_SAME_BITS,
+                  RTCUDA_SAME_BITS, current * value)
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, unsigned int, unsigned int, RTCUDA_SAME_BITS,
+                  RTCUDA_SAME_BITS, current * value)
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, float, int, __float_as_int,
+                  __int_as_float, current * value)
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_min, float, int, __float_as_int,
+                  __int_as_float, fminf(current, value))
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, float, int, __float_as_int,
+                  __int_as_float, fmaxf(current, value))
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_mul, double, unsigned long long, __double_as_longlong,
+                  RTCUDA_LL_AS_DOUBLE, current * value)
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_min, double, unsigned long long, __double_as_longlong,
+                  RTCUDA_LL_AS_DOUBLE, fmin(current, value))
+RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, double, unsigned long long, __double_as_longlong,
+                  RTCUDA_LL_AS_DOUBLE, fmax(current, value))
+// clang-format on
 )";
 
 bool usesAtomicHelpers(const ir::Kernel &k) {
@@ -66,6 +76,20 @@ bool usesAtomicHelpers(const ir::Kernel &k) {
       found |= n->kind == ir::StmtKind::Store && n->op.rfind("rtcuda_atomic_", 0) == 0;
     });
   return found;
+}
+
+// `// text` in lines of at most 100 columns, continued lines indented.
+std::string wrapComment(const std::string &text) {
+  std::string out, line = "//";
+  std::istringstream words(text);
+  for (std::string w; words >> w;) {
+    if (line.size() + 1 + w.size() > 100 && line != "//" && line != "//  ") {
+      out += line + "\n";
+      line = "//  ";
+    }
+    line += " " + w;
+  }
+  return out + line + "\n";
 }
 
 }  // namespace
@@ -84,11 +108,11 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
                   [](const LoweredKernel &lk) { return usesAtomicHelpers(lk.kernel); }))
     out << kAtomicHelpers;
   for (const LoweredKernel &lk : kernels) {
-    const ir::Kernel &k = lk.kernel;
+    const ir::Kernel k = nameDerivedSizes(lk.kernel);
     out << "\n// Kernel '" << k.name << "' from " << k.loc.str() << ".\n// Passes:";
     for (const std::string &p : k.passes) out << " " << p;
     out << "\n";
-    for (const std::string &r : k.remarks) out << "// Note: " << r << "\n";
+    for (const std::string &r : k.remarks) out << wrapComment("Note: " + r);
     out << ir::printKernel(k, ir::PrintMode::Cuda);
     if (k.finish) {
       ir::Kernel f = k;

@@ -176,7 +176,8 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
           << print(s->arraySize) << ");\n";
       break;
     }
-    out << pad << (s->shared ? "__shared__ " : "") << s->type.cName() << " " << s->name;
+    out << pad << (s->shared ? "__shared__ " : "") << (s->constant ? "const " : "")
+        << s->type.cName() << " " << s->name;
     if (s->arraySize) out << "[" << print(s->arraySize) << "]";
     if (s->value) out << " = " << print(s->value);
     out << ";\n";

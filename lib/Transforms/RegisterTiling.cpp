@@ -176,7 +176,6 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   Expr tileK = var(k.macro("TILE_K"));
   Expr cap = div(intImm(48 * 1024), add(mul(pitch, intImm(rowParam.type.bytes())),
                                         mul(tileCols, intImm(colParam.type.bytes()))));
-  Expr depthValue = select(lt(tileK, cap), tileK, cap);
 
   auto fresh = [&](const std::string &base) { return freshName(k, base); };
   std::string tx = fresh("thread_col"), ty = fresh("thread_row"), colTiles = fresh("col_tiles");
@@ -186,9 +185,22 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   std::string aTile = fresh(c.rowArray + "_tile"), bTile = fresh(c.colArray + "_tile");
   std::string kt = fresh(kLoop->name + "_tile"), t = fresh("t"), r = fresh("r"), q = fresh("q");
 
+  // The sizes by name in the kernel (kernel.cu declares each once, as a constant:
+  // lib/CodeGen/NamedSizes.cpp); the launch computes them from the macros.
+  std::string rowsOfThreads = fresh("rows_of_threads"), blockRows = fresh("block_rows");
+  std::string blockCols = fresh("block_cols"), maxDepth = fresh("max_depth");
+  std::vector<Stmt> sizes{decl(rowsOfThreads, kInt, threadRows), decl(blockRows, kInt, tileRows),
+                          decl(blockCols, kInt, tileCols), decl(maxDepth, kInt, cap)};
+  const Expr hostThreadRows = threadRows;
+  const Expr depthValue = select(lt(tileK, var(maxDepth)), tileK, var(maxDepth));
+  threadRows = var(rowsOfThreads);
+  tileRows = var(blockRows);
+  tileCols = var(blockCols);
+
   Expr rowsExtent = simplify(tripCount(rowsLoop)), colsExtent = simplify(tripCount(colsLoop));
   Expr blockIndex = cast(kInt, gpuBuiltin("blockIdx.x")), tid = cast(kInt, gpuBuiltin("threadIdx.x"));
-  std::vector<Stmt> head{
+  std::vector<Stmt> head = sizes;
+  head.insert(head.end(), {
       comment("the block's tile of rows x columns; its threads are " + k.macro("THREAD_COLS") +
               " wide"),
       decl(tx, kInt, cast(kInt, binary("%", gpuBuiltin("threadIdx.x"), threadCols))),
@@ -205,9 +217,9 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
                                            {{colsLoop->name, mul(var(tileCol), threadCols)},
                                             {cols.loop->name, intImm(0)}}))),
       decl(depth, kInt, depthValue),
-      decl(aPitch, kInt, pitch)};
-  for (auto [name, type, size] : {std::tuple{aTile, rowParam.type, mul(depthValue, pitch)},
-                                  std::tuple{bTile, colParam.type, mul(depthValue, tileCols)}}) {
+      decl(aPitch, kInt, pitch)});
+  for (auto [name, type, size] : {std::tuple{aTile, rowParam.type, mul(var(depth), var(aPitch))},
+                                  std::tuple{bTile, colParam.type, mul(var(depth), tileCols)}}) {
     auto shared = std::make_shared<StmtNode>(*decl(name, type, nullptr, size));
     shared->shared = true;
     head.push_back(shared);
@@ -275,7 +287,7 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   }
   Kernel out = k;
   out.body = withLoc(block(body), k.body->loc);
-  Expr rowTiles = div(add(rowsExtent, sub(threadRows, intImm(1))), threadRows);
+  Expr rowTiles = div(add(rowsExtent, sub(hostThreadRows, intImm(1))), hostThreadRows);
   Expr colTilesHost = div(add(colsExtent, sub(threadCols, intImm(1))), threadCols);
   // Counted in threads (a block per tile), so the tuner's model sees every thread at work.
   out.grid = {LaunchDim{simplify(mul(mul(rowTiles, colTilesHost), blockSize)), blockSize,

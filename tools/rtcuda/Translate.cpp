@@ -5,6 +5,7 @@
 #include "Commands.h"
 
 #include "rtcuda/CodeGen/CodeGen.h"
+#include "rtcuda/Format/Format.h"
 #include "rtcuda/HostRewrite/HostRewrite.h"
 #include "rtcuda/Support/Files.h"
 #include "rtcuda/Config/Options.h"
@@ -121,7 +122,7 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
       }
   // 4. Code: kernel.cu, parameter headers, main.cu, project files.
   FileSet &files = t.files;
-  files["kernel.cu"] = kernelFile(kernels);
+  files["kernel.cu"] = formatCuda(kernelFile(kernels));  // laid out for a reader (lib/Format)
   files["launch.cuh"] = launchHeader(kernels);
   for (const LoweredKernel &k : kernels) files[paramsHeaderName(k.kernel)] = paramsHeader(k);
   // main.c calls the kernels it named and the outlined functions' host functions.

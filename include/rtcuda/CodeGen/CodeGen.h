@@ -20,6 +20,9 @@ using FileSet = std::map<std::string, std::string>;
 
 // kernel.cu: every kernel, each including its own parameter header.
 std::string kernelFile(const std::vector<LoweredKernel> &kernels);
+// For the reader of kernel.cu: derived sizes written more than once become named constants at
+// the kernel's top; the locals of a loop's full and tail copies are named _full and _tail.
+ir::Kernel nameDerivedSizes(const ir::Kernel &k);
 // <kernel>_params.h: the kernel's tuning macros at their default (or given) values.
 std::string paramsHeader(const LoweredKernel &k, const std::map<std::string, int> &values = {});
 std::string paramsHeaderName(const ir::Kernel &k);

@@ -137,6 +137,7 @@ struct StmtNode {
   Stmt body, elseBody;
   SourceLoc loc;
   bool shared = false;
+  bool constant = false;  // Decl: printed `const` (a named size that never changes)
 };
 
 Stmt block(std::vector<Stmt> stmts);

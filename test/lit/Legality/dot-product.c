@@ -59,9 +59,11 @@
 // REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3): parallel; + reduction of 's'
 //
 // The finish kernel writes r: it is not read-only (no const) in either kernel.
-// CUDA:      dot(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r, float *s_total)
+// CUDA:      dot(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r,
+// CUDA-NEXT: float *s_total) {
 // CUDA:      // Kernel 'dot_finish': the statements after the loop nest of 'dot',
-// CUDA:      dot_finish(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r, float *s_total)
+// CUDA:      dot_finish(int n, const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ r,
+// CUDA-NEXT: float *s_total) {
 //
 // HOST:      static float *d_s_total = NULL;
 // HOST-NEXT: if (!d_s_total) {

@@ -36,7 +36,8 @@
 // REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3): parallel
 // REMARK: remark: loop 'i' ({{.*}}kernel.c:12:3): parallel; max reduction of 'm'
 //
-// CUDA: RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, float, int, __float_as_int, __int_as_float, fmaxf(current, value))
+// CUDA:      RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, float, int, __float_as_int,
+// CUDA-NEXT: __int_as_float, fmaxf(current, value))
 //
 // VERIFY: kernel row_max: 32 point(s)
 // VERIFY: kernel vec_max: 32 point(s)

@@ -10,16 +10,19 @@
 // RUN: %rtcuda verify %t/out --seed 3 --sizes 1,7,37 --max-points 30 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after RegisterTiling (kernel gemm_bias)
+// CHECK:      int rows_of_threads = GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS;
+// CHECK-NEXT: int block_rows = GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS * GEMM_BIAS_MERGE_LEVEL;
+// CHECK-NEXT: int block_cols = GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL;
 // CHECK:      int thread_col = (int)(threadIdx.x % GEMM_BIAS_THREAD_COLS);
 // CHECK-NEXT: int thread_row = (int)(threadIdx.x / GEMM_BIAS_THREAD_COLS);
-// CHECK:      int i_merged = tile_row * (GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS) + thread_row;
+// CHECK:      int i_merged = tile_row * rows_of_threads + thread_row;
 // CHECK-NEXT: int j_skewed = tile_col * GEMM_BIAS_THREAD_COLS + thread_col;
 // CHECK:      __shared__ float A_tile[
 // CHECK:      __shared__ float B_tile[
 // CHECK:          sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] = bias[j];
 // CHECK:      for (int k_tile = 0; k_tile < m; k_tile += depth) {  // tile
 // CHECK:        A_tile[q * A_pitch + r] = row0 + r < n && k_tile + q < m ? A[row0 + r][k_tile + q] : (float)0;
-// CHECK:        B_tile[r * (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL) + q] = k_tile + r < m && col0 + q < p ? B[k_tile + r][col0 + q] : (float)0;
+// CHECK:        B_tile[r * block_cols + q] = k_tile + r < m && col0 + q < p ? B[k_tile + r][col0 + q] : (float)0;
 // CHECK:        __syncthreads();
 // CHECK-NEXT:   if (k_tile + depth <= m) {
 // CHECK-NEXT:     for (int k = k_tile; k < k_tile + depth; k++) {  // unrolled
@@ -27,7 +30,7 @@
 // CHECK-NEXT:         int i = i_merged * GEMM_BIAS_MERGE_LEVEL + m_;
 // CHECK-NEXT:         for (int s = 0; s < GEMM_BIAS_SKEW_LEVEL; s++) {  // skew
 // CHECK-NEXT:           int j =
-// CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[(k - k_tile) * A_pitch + (i - row0)] * B_tile[(k - k_tile) * (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL) + (j - col0)];
+// CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[(k - k_tile) * A_pitch + (i - row0)] * B_tile[(k - k_tile) * block_cols + (j - col0)];
 // CHECK:        } else {
 // CHECK-NEXT:     for (int k = k_tile; k < m; k++) {
 // CHECK:        __syncthreads();
@@ -40,8 +43,18 @@
 // CHECK-NOT:  __shared__
 // CHECK:      }
 //
-// NOTES: register tiling: a block computes (GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS * GEMM_BIAS_MERGE_LEVEL) x (GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL)
+// kernel.cu names each size once (lib/CodeGen/NamedSizes.cpp): every use reads the name.
+// NOTES: register tiling: a block computes (GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS *
 // NOTES: prefetch: A and B staged in shared memory
+// NOTES: const int rows_of_threads = GEMM_BIAS_BLOCKSIZE / GEMM_BIAS_THREAD_COLS;
+// NOTES-NEXT: const int block_rows = rows_of_threads * GEMM_BIAS_MERGE_LEVEL;
+// NOTES-NEXT: const int block_cols = GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL;
+// NOTES: const int A_pitch = block_rows - block_rows % 4 + 4;
+// NOTES-NEXT: const int max_depth = 49152 / (A_pitch * 4 + block_cols * 4);
+// NOTES-NEXT: const int depth = GEMM_BIAS_TILE_K < max_depth ? GEMM_BIAS_TILE_K : max_depth;
+// NOTES: RTCUDA_SHARED_ARRAY(float, A_tile, depth * A_pitch);
+// NOTES: float A_tile_reg_full = 
+// NOTES: float A_tile_reg_tail = 
 // NOTES: register tiling: not a contraction
 //
 // PARAMS: #define GEMM_BIAS_THREAD_COLS 16
