@@ -6,6 +6,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 
+#include <set>
 #include <sstream>
 
 namespace rtcuda {
@@ -19,6 +20,24 @@ std::string wide(const ir::Expr &e, const ir::Kernel &k) {
     if (!p.isArray) widened[p.name] = ir::cast(ir::Type::of(ir::ScalarKind::LongLong),
                                                ir::var(p.name, p.type));
   return ir::print(ir::substitute(e, widened));
+}
+
+// Whether the kernel computes every index in 64 bits, so that no launch needs the 32-bit
+// range check: each parallel loop's variable is 64-bit (LoopPartition then computes the thread
+// index in 64 bits) and no pass that builds indices of its own in `int` (merge, skew, collapse,
+// tiles, lanes, ...) changed the kernel.
+bool wideIndices(const LoweredKernel &lk) {
+  static const std::set<std::string> keepIndexTypes = {"AtomicUpdates", "ArrayFlatten",
+                                                       "LoopPartition", "ReadOnlyCache"};
+  for (const std::string &p : lk.kernel.passes)
+    if (!keepIndexTypes.count(p)) return false;
+  bool wide = true, any = false;
+  ir::visitStmt(lk.source.body, [&](const ir::Stmt &s) {
+    if (s->kind != ir::StmtKind::For || s->loopKind != ir::LoopKind::Parallel) return;
+    any = true;
+    wide &= s->type.isInteger() && s->type.bytes() == 8;
+  });
+  return any && wide;
 }
 
 std::string arrayType(const ir::Param &p) {
@@ -56,10 +75,15 @@ std::string launchFunction(const LoweredKernel &lk) {
   for (size_t d = 0; d < k.grid.size(); ++d)
     out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
         << ";\n";
-  out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
+  const bool indices64 = wideIndices(lk);
+  if (indices64)  // 64-bit indices: only the grid's own limit (2^31 - 1 blocks across) remains
+    out << "  rtcuda_check_grid_blocks(rtcuda_ceil_div(iterations_x, "
+        << ir::print(k.grid[0].perBlock) << "), \"" << k.name << "\", where);\n";
+  else
+    out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
   // The kernel's index arithmetic is 32-bit: each parallel loop's end, plus what its strips
   // (skew, merge: rounded up to BLOCKSIZE * level) may overshoot it, must fit as well.
-  if (!k.tuning.empty()) {
+  if (!k.tuning.empty() && !indices64) {
     std::string slack = "(long long)1";
     for (const ir::TuningParam &t : k.tuning) slack += " * rtcuda_max(1, " + t.macro + ")";
     for (const ir::Expr &e : lk.parallelExtents)
@@ -124,9 +148,11 @@ std::string launchFunction(const LoweredKernel &lk) {
     }
     std::string bytes = p.name + "_bytes";
     out << "  const long long " << p.name << "_elements = rtcuda_nonnegative("
-        << wide(f.elements, k) << ");\n"
-        << "  rtcuda_check_index_range(" << p.name << "_elements, \"" << k.name << "\", where);\n"
-        << "  const size_t " << bytes << " = (size_t)" << p.name << "_elements * sizeof("
+        << wide(f.elements, k) << ");\n";
+    if (!indices64)
+      out << "  rtcuda_check_index_range(" << p.name << "_elements, \"" << k.name
+          << "\", where);\n";
+    out << "  const size_t " << bytes << " = (size_t)" << p.name << "_elements * sizeof("
         << p.type.cName() << ");\n";
     // An array the kernel writes is copied in as well: a partial write keeps the rest.
     out << "  " << arrayType(p) << "d_" << p.name << " = (" << arrayType(p)

@@ -5,6 +5,8 @@
 //   for ij in [0, E)                      int ij = blockIdx.x * BLOCKSIZE + threadIdx.x;
 //     body                     ==>        if (ij < E) { body }
 //
+// A loop whose variable is 64-bit (`long i`) gets a 64-bit index, `(long)blockIdx.x * ...`.
+//
 // 2-D (collapse off): the outer loop walks blockIdx.y with a grid-stride loop (the grid's y
 // dimension is limited to 65535 blocks); the inner loop is spread over x as above.
 #include "rtcuda/IR/Mutate.h"
@@ -19,10 +21,21 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
+// The type of a thread's index for `loop`: int, as fast as it gets, unless the loop's own
+// variable is 64-bit (only such a loop can run past 2^31 - 1 in C); then the index is computed
+// in 64 bits from the first multiplication on (issue 16: launches of more than 2^31 threads).
+Type indexType(const Stmt &loop) {
+  return loop->type.isInteger() && loop->type.bytes() == 8 ? loop->type : kInt;
+}
+
 // The loop over x: its variable is computed from the thread's global index and guarded.
 std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
-  Expr global = cast(kInt, binary("+", binary("*", gpuBuiltin("blockIdx.x"), blockSize),
-                                  gpuBuiltin("threadIdx.x")));
+  const Type index = indexType(loop);
+  Expr global = index == kInt
+                    ? cast(kInt, binary("+", binary("*", gpuBuiltin("blockIdx.x"), blockSize),
+                                        gpuBuiltin("threadIdx.x")))
+                    : binary("+", binary("*", cast(index, gpuBuiltin("blockIdx.x")), blockSize),
+                             gpuBuiltin("threadIdx.x"));
   int64_t step = 1, min = 1;
   isConst(loop->step, &step);
   std::vector<Stmt> out;
@@ -34,12 +47,12 @@ std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
     return out;
   }
   std::string t = loop->name + "_thread";
-  out.push_back(decl(t, kInt, global));
+  out.push_back(decl(t, index, global));
   std::vector<Stmt> body{withLoc(decl(loop->name, loop->type,
-                                      simplify(add(loop->min, mul(var(t), loop->step)))),
+                                      simplify(add(loop->min, mul(var(t, index), loop->step)))),
                                  loop->loc)};
   body.push_back(loop->body);
-  out.push_back(ifThen(lt(var(t), simplify(tripCount(loop))), block(body)));
+  out.push_back(ifThen(lt(var(t, index), simplify(tripCount(loop))), block(body)));
   return out;
 }
 
@@ -89,8 +102,8 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize);
     int64_t step = 1;
     isConst(s->step, &step);
-    Expr row = cast(kInt, gpuBuiltin("blockIdx.y"));
-    Expr stride = cast(kInt, gpuBuiltin("gridDim.y"));
+    Expr row = cast(indexType(s), gpuBuiltin("blockIdx.y"));
+    Expr stride = cast(indexType(s), gpuBuiltin("gridDim.y"));
     std::shared_ptr<StmtNode> rows;
     if (step == 1) {
       rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, simplify(add(s->min, row)),
@@ -99,11 +112,12 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
       // Other steps (negative ones too): walk the iteration numbers, recover the variable.
       std::string t = freshName(k, s->name + "_row");
       std::vector<Stmt> rowBody{withLoc(decl(s->name, s->type,
-                                             simplify(add(s->min, mul(var(t), s->step)))),
+                                             simplify(add(s->min, mul(var(t, indexType(s)),
+                                                                      s->step)))),
                                         s->loc)};
       rowBody.insert(rowBody.end(), xPart.begin(), xPart.end());
-      rows = std::make_shared<StmtNode>(*forLoop(t, kInt, row, simplify(tripCount(s)), stride,
-                                                 block(rowBody), LoopKind::Block));
+      rows = std::make_shared<StmtNode>(*forLoop(t, indexType(s), row, simplify(tripCount(s)),
+                                                 stride, block(rowBody), LoopKind::Block));
     }
     rows->loc = s->loc;
     body.push_back(rows);

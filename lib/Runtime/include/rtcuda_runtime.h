@@ -86,6 +86,16 @@ static inline void rtcuda_check_index_range(long long count, const char *kernel,
   }
 }
 
+// A kernel with 64-bit indices still launches at most 2^31 - 1 blocks across.
+static inline void rtcuda_check_grid_blocks(long long blocks, const char *kernel,
+                                            const char *where) {
+  if (blocks > 2147483647LL) {
+    fprintf(stderr, "%s: error: kernel '%s' needs %lld blocks, more than a grid holds\n", where,
+            kernel, blocks);
+    exit(1);
+  }
+}
+
 // ---- memory: managed allocations are used in place; other host arrays get a device mirror ---
 
 static inline std::map<const void *, size_t> &rtcuda_managed_blocks() {
