@@ -198,9 +198,12 @@ def gcc_output(folder, kernel_text, main_text, tag, n):
     with open(os.path.join(src, "main.c"), "w") as f:
         f.write(main_text)
     exe = os.path.join(src, "prog")
-    # Undefined behaviour (a signed overflow) stops the program: it is skipped, not compared.
-    status, _, err = run(["gcc", "-std=gnu11", "-O1", "-w", "-fsanitize=undefined",
-                          "-fno-sanitize-recover=undefined", "-o", exe,
+    # Undefined behaviour (a signed overflow, a double converted to an int it does not fit:
+    # float-cast-overflow is not part of -fsanitize=undefined) stops the program: it is
+    # skipped, not compared.
+    status, _, err = run(["gcc", "-std=gnu11", "-O1", "-w",
+                          "-fsanitize=undefined,float-cast-overflow",
+                          "-fno-sanitize-recover=undefined,float-cast-overflow", "-o", exe,
                           os.path.join(src, "kernel.c"), os.path.join(src, "main.c")])
     if status != 0:
         return None, err
