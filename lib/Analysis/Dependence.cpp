@@ -304,6 +304,7 @@ private:
       if (hi && affine(*hi)) parts.push_back(v + (step > 0 ? " < " : " > ") + islText(*hi, params));
     }
     for (const Expr &c : a.conds) condition(c, a.loops, parts);
+    for (const Expr &c : k.assumptions) condition(c, a.loops, parts);
     std::string s;
     for (const std::string &p : parts) s += (s.empty() ? "" : " and ") + p;
     return s.empty() ? "true" : s;

@@ -157,13 +157,19 @@ std::optional<UpdateForm> arrayUpdate(const Stmt &store) {
       if (!equal(e->operands[i], store->indices[i])) return false;
     return true;
   };
+  // The operand may read other elements of the array (x[i] -= L[i][j] * x[j]): the dependence
+  // analysis tests those reads against the updates like any other access. It must not read the
+  // updated element itself.
   Pred mentionsSelf = [&](const Expr &e) {
     bool found = false;
-    visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load && n->name == array; });
+    visitExpr(e, [&](const Expr &n) { found |= self(n); });
     return found;
   };
-  for (const Expr &i : store->indices)
-    if (mentionsSelf(i)) return std::nullopt;
+  for (const Expr &i : store->indices) {
+    bool readsArray = false;
+    visitExpr(i, [&](const Expr &n) { readsArray |= n->kind == ExprKind::Load && n->name == array; });
+    if (readsArray) return std::nullopt;
+  }
   return matchUpdate(store->op, store->value, self, mentionsSelf);
 }
 

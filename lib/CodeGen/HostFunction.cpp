@@ -122,49 +122,59 @@ std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKer
     }
     out << ")";
   };
-  out << "// Function '" << fn.name << "' (" << fn.loc.str() << "), outlined: the host runs its "
-      << "serial part and\n// launches " << f.kernels.size() << " kernel(s); its arrays stay on "
-      << "the GPU from the first launch to the end.\n";
-  signature(launchFunctionName(fn), true);
-  out << " {\n";
-  for (const ir::Param &p : fn.params) {
-    if (!p.isArray) continue;
-    const ArrayFootprint &fp = footprints.at(p.name);
-    if (!fp.read && !fp.written) continue;
-    if (!fp.elements)
-      throw CompileError(p.loc, "cannot tell how many elements of '" + p.name + "' function '" +
-                                    fn.name + "' accesses; declare the parameter with its size");
-    out << "  const long long " << p.name << "_elements = rtcuda_nonnegative("
-        << wideSize(fp.elements, fn) << ");\n"
-        << "  rtcuda_check_index_range(" << p.name << "_elements, \"" << fn.name << "\", where);\n"
-        << "  const size_t " << p.name << "_bytes = (size_t)" << p.name << "_elements * sizeof("
-        << p.type.cName() << ");\n"
-        << "  " << pointerType(p) << "d_" << p.name << " = (" << pointerType(p)
-        << ")rtcuda_array_in(" << p.name << ", " << p.name << "_bytes, where);\n";
+  if (f.hostOnly) {
+    // No loop could run in parallel (on_dependence: host): the C function on the host's arrays,
+    // after what kernels of an enclosing resident loop left on the GPU is copied back.
+    out << "// Function '" << fn.name << "' (" << fn.loc.str() << "): no loop of it can run in "
+        << "parallel; it runs\n// on the host as written (on_dependence: host).\n";
+    signature(launchFunctionName(fn), true);
+    out << " {\n  rtcuda_resident_flush(where);\n";
+    HostPrinter(f, kernels, out).print(f.host, 1);
+  } else {
+    out << "// Function '" << fn.name << "' (" << fn.loc.str() << "), outlined: the host runs its "
+        << "serial part and\n// launches " << f.kernels.size() << " kernel(s); its arrays stay on "
+        << "the GPU from the first launch to the end.\n";
+    signature(launchFunctionName(fn), true);
+    out << " {\n";
+    for (const ir::Param &p : fn.params) {
+      if (!p.isArray) continue;
+      const ArrayFootprint &fp = footprints.at(p.name);
+      if (!fp.read && !fp.written) continue;
+      if (!fp.elements)
+        throw CompileError(p.loc, "cannot tell how many elements of '" + p.name + "' function '" +
+                                      fn.name + "' accesses; declare the parameter with its size");
+      out << "  const long long " << p.name << "_elements = rtcuda_nonnegative("
+          << wideSize(fp.elements, fn) << ");\n"
+          << "  rtcuda_check_index_range(" << p.name << "_elements, \"" << fn.name << "\", where);\n"
+          << "  const size_t " << p.name << "_bytes = (size_t)" << p.name << "_elements * sizeof("
+          << p.type.cName() << ");\n"
+          << "  " << pointerType(p) << "d_" << p.name << " = (" << pointerType(p)
+          << ")rtcuda_array_in(" << p.name << ", " << p.name << "_bytes, where);\n";
+    }
+    for (const ir::Param &c : f.cells)
+      out << "  " << c.type.cName() << " *" << c.name << " = NULL;\n"
+          << "  rtcuda_check(cudaMalloc((void **)&" << c.name << ", sizeof(" << c.type.cName()
+          << ")), \"cudaMalloc\", where);\n";
+    // Local arrays outside the parallel loops: device arrays of this call (uninitialized, as in C).
+    for (const ir::Param &t : f.temporaries)
+      out << "  const long long " << t.name << "_elements = rtcuda_nonnegative("
+          << wideSize(t.dims[0], fn) << ");\n"
+          << "  rtcuda_check_index_range(" << t.name << "_elements, \"" << fn.name << "\", where);\n"
+          << "  " << pointerType(t) << "d_" << t.name << " = NULL;\n"
+          << "  rtcuda_check(cudaMalloc((void **)&d_" << t.name << ", (size_t)(" << t.name
+          << "_elements > 0 ? " << t.name << "_elements : 1) * sizeof(" << t.type.cName()
+          << ")), \"cudaMalloc\", where);\n";
+    HostPrinter printer(f, kernels, out);
+    printer.print(f.host, 1);
+    out << "  rtcuda_check_launch(\"" << fn.name << "\", where);\n";
+    for (const ir::Param &p : fn.params)
+      if (p.isArray && footprints.at(p.name).written)
+        out << "  rtcuda_array_out(" << p.name << ", " << p.name << "_bytes, where);\n";
+    for (const ir::Param &c : f.cells)
+      out << "  rtcuda_check(cudaFree(" << c.name << "), \"cudaFree\", where);\n";
+    for (const ir::Param &t : f.temporaries)
+      out << "  rtcuda_check(cudaFree(d_" << t.name << "), \"cudaFree\", where);\n";
   }
-  for (const ir::Param &c : f.cells)
-    out << "  " << c.type.cName() << " *" << c.name << " = NULL;\n"
-        << "  rtcuda_check(cudaMalloc((void **)&" << c.name << ", sizeof(" << c.type.cName()
-        << ")), \"cudaMalloc\", where);\n";
-  // Local arrays outside the parallel loops: device arrays of this call (uninitialized, as in C).
-  for (const ir::Param &t : f.temporaries)
-    out << "  const long long " << t.name << "_elements = rtcuda_nonnegative("
-        << wideSize(t.dims[0], fn) << ");\n"
-        << "  rtcuda_check_index_range(" << t.name << "_elements, \"" << fn.name << "\", where);\n"
-        << "  " << pointerType(t) << "d_" << t.name << " = NULL;\n"
-        << "  rtcuda_check(cudaMalloc((void **)&d_" << t.name << ", (size_t)(" << t.name
-        << "_elements > 0 ? " << t.name << "_elements : 1) * sizeof(" << t.type.cName()
-        << ")), \"cudaMalloc\", where);\n";
-  HostPrinter printer(f, kernels, out);
-  printer.print(f.host, 1);
-  out << "  rtcuda_check_launch(\"" << fn.name << "\", where);\n";
-  for (const ir::Param &p : fn.params)
-    if (p.isArray && footprints.at(p.name).written)
-      out << "  rtcuda_array_out(" << p.name << ", " << p.name << "_bytes, where);\n";
-  for (const ir::Param &c : f.cells)
-    out << "  rtcuda_check(cudaFree(" << c.name << "), \"cudaFree\", where);\n";
-  for (const ir::Param &t : f.temporaries)
-    out << "  rtcuda_check(cudaFree(d_" << t.name << "), \"cudaFree\", where);\n";
   out << "}\n\n// '" << fn.name << "' under its own name, for code that calls it directly.\n";
   signature(fn.name, false);
   out << " {\n  " << launchFunctionName(fn) << "(\"" << fn.name << "\"";

@@ -151,8 +151,9 @@ KernelConfig parseKernelConfig(const std::string &display, const std::string &te
   flag("ASSUME_PARALLEL", k.assumeParallelAll);
   if (byKey.count("ON_DEPENDENCE")) {
     const LegacyEntry &e = *byKey["ON_DEPENDENCE"];
-    if (e.value != "refuse" && e.value != "sequential")
-      failValue(lineOf(display, e.line), e.value, "ON_DEPENDENCE", "expected refuse or sequential");
+    if (e.value != "refuse" && e.value != "sequential" && e.value != "host")
+      failValue(lineOf(display, e.line), e.value, "ON_DEPENDENCE",
+                "expected refuse, sequential or host");
     k.onDependence = e.value;
   }
   flag("BLOCK_SKEW", k.skew);

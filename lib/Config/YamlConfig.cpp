@@ -229,8 +229,8 @@ private:
         s.set(Field::RowDim, at(v));
       } else if (key == "on_dependence") {
         k.onDependence = string(v, key);
-        if (k.onDependence != "refuse" && k.onDependence != "sequential")
-          bad(v, key, "expected refuse or sequential");
+        if (k.onDependence != "refuse" && k.onDependence != "sequential" && k.onDependence != "host")
+          bad(v, key, "expected refuse, sequential or host");
       } else if (key == "assume_parallel") {
         // true/false, or the variables of the loops asserted parallel.
         k.assumeParallelAll = false;

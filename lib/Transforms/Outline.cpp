@@ -27,6 +27,7 @@
 #include "rtcuda/Analysis/ParallelNest.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
+#include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/LocalArrays.h"
 #include "rtcuda/Transforms/Pass.h"
 
@@ -119,7 +120,30 @@ public:
     return out;
   }
 
+  // on_dependence: host, when no loop can run in parallel: the function as written, on the
+  // host, with the analysis' reason at each loop.
+  OutlinedFunction keepOnHost() {
+    OutlinedFunction f;
+    f.function = fn;
+    f.options = source.options;
+    f.hostOnly = true;
+    Kernel flat = fn;
+    flat.body = withLoc(block(body), fn.body->loc);
+    KernelOptions o = source.options;
+    Diagnostics quiet;
+    quiet.quiet = true;
+    f.host = arrayFlatten(flat, PassContext{o, quiet}).body;
+    scalars.clear();
+    for (const Param &p : fn.params)
+      if (!p.isArray) scalars[p.name] = p.type;
+    for (const Stmt &s : body) loopReasons(s, f.warnings);
+    return f;
+  }
+
   bool parallelWork = false;
+  bool keptSmall = false;       // some loop ran in one thread for its small parallel loops
+  bool launchSmall = false;     // set: launch per iteration even for those
+  std::vector<Stmt> parallelLoops;  // the loops tryParallel accepted
   std::vector<std::string> singleThread;
   std::string firstRefusal;  // why the first loop that is not parallel is not
 
@@ -132,6 +156,7 @@ private:
   std::map<std::string, Type> scalars;  // host scalars in scope
   std::set<std::string> cellsMade;
   std::vector<Frame> frames;
+  std::vector<Stmt> hostLoops;  // the host loops around the statement being outlined
   std::vector<std::string> remarks;
   int counter = 0;
 
@@ -293,6 +318,7 @@ private:
       stmts.push_back(withLoc(decl(w, scalars[w], var(outlineInName(w), scalars[w])), loop->loc));
     stmts.push_back(loop);
     k.body = withLoc(block(stmts), loop->loc);
+    k.assumptions = hostLoopBounds(loop);
     KernelOptions o = optionsFor(name);
     Kernel marked;
     try {
@@ -325,10 +351,37 @@ private:
     k.body = withLoc(block(stmts), loop->loc);
     k.macroPrefix.clear();
     parallelWork = true;
+    parallelLoops.push_back(loop);
     std::string r = "the loop nest at " + loop->loc.str() + " runs in parallel";
     for (const Reduction &red : marked.reductions)
       r += "; its " + red.op + " reduction of '" + red.var + "' is copied back to the host";
     return Pending{{k, o, source.file}, r};
+  }
+
+  // What the host loops around `s` guarantee at its launch: min <= v < end for each (v > end
+  // when counting down), where neither v nor the bounds' scalars change in the loop's body
+  // and `s` does not declare those names again.
+  std::vector<Expr> hostLoopBounds(const Stmt &s) const {
+    std::set<std::string> bound;
+    visitStmt(s, [&](const Stmt &n) {
+      if (n->kind == StmtKind::For || n->kind == StmtKind::Decl) bound.insert(n->name);
+    });
+    std::vector<Expr> facts;
+    for (const Stmt &l : hostLoops) {
+      int64_t step = 0;
+      if (!isConst(l->step, &step) || step == 0) continue;
+      std::set<std::string> names = varsOf(l->min);
+      for (const std::string &v : varsOf(l->end)) names.insert(v);
+      names.insert(l->name);
+      Uses inBody = freeScalars(l->body);
+      bool stable = true;
+      for (const std::string &v : names) stable &= !inBody.writes.count(v) && !bound.count(v);
+      if (!stable) continue;
+      Expr v = var(l->name, l->type);
+      facts.push_back(binary(step > 0 ? ">=" : "<=", v, l->min));
+      facts.push_back(binary(step > 0 ? "<" : ">", v, l->end));
+    }
+    return facts;
   }
 
   std::string adopt(Pending p) {
@@ -450,21 +503,31 @@ private:
         if (firstRefusal.empty())
           firstRefusal = "loop '" + s->name + "' (" + s->loc.str() + "): " + why;
         scalars[s->name] = s->type;  // the loop's variable, for the kernels inside it
-        if (hostExpr(s->min) && hostExpr(s->end) && hasParallelLoop(s->body)) {
+        std::vector<Stmt> inside;
+        hostLoops.push_back(s);  // if it stays on the host, the kernels inside know its bounds
+        if (hostExpr(s->min) && hostExpr(s->end)) inside = parallelLoopsIn(s->body);
+        std::string small = launchSmall ? "" : smallParallelWork(inside);
+        keptSmall |= !small.empty();
+        if (!inside.empty() && small.empty()) {
           flush();
           Stmt inner = outlineSeq(statementsOf(s->body), true);
+          hostLoops.pop_back();
           scalars.erase(s->name);
           auto copy = std::make_shared<StmtNode>(*s);
           copy->loopKind = LoopKind::Serial;
           copy->body = inner;
           host.push_back(copy);
           remarks.push_back("loop '" + s->name + "' (" + s->loc.str() + ") stays on the host, "
-                            "one launch per iteration: " + why);
+                            "one launch per iteration: " + why + "; " + launchesPerIteration(inner) +
+                            " per iteration, since " + tripCounts(inside) + ": more work than "
+                            "one launch costs");
           continue;
         }
+        hostLoops.pop_back();
         scalars.erase(s->name);
         group.push_back(s);
         groupWhy = "loop '" + s->name + "' cannot run in parallel (" + why + ")";
+        if (!small.empty()) groupWhy += "; " + small;
         continue;
       }
       if ((s->kind == StmtKind::If || s->kind == StmtKind::While) && hostExpr(s->cond) &&
@@ -502,33 +565,92 @@ private:
     return t.isFloat() ? floatImm(0, t, t.kind == ScalarKind::Float ? "0.0f" : "0.0") : intImm(0, t);
   }
 
-  // Whether some loop inside `s` (or `s` itself) would run in parallel: outlines a scratch
-  // copy and throws it away.
-  bool hasParallelLoop(const Stmt &s) {
+  // The loops inside `s` (or `s` itself) that would run in parallel: outlines a scratch copy
+  // and throws it away.
+  std::vector<Stmt> parallelLoopsIn(const Stmt &s) {
     std::vector<KernelSource> scratchKernels;
     Outliner probe(source, scratchKernels);
     probe.fn = fn;
     probe.scalars = scalars;
     probe.frames = frames;
+    probe.hostLoops = hostLoops;
     try {
       probe.scanForParallel(s);
     } catch (const CompileError &) {
-      return false;
+      return {};
     }
-    return probe.parallelWork;
+    return probe.parallelLoops;
   }
+  bool hasParallelLoop(const Stmt &s) { return !parallelLoopsIn(s).empty(); }
+
+  // A sequential loop around parallel loops launches them once per iteration, unless every
+  // one of them has a small constant trip count: then a launch (microseconds) costs more than
+  // the loop's iterations in one thread, and the whole loop runs in a one-thread kernel. The
+  // reason for that choice, or empty.
+  static constexpr int64_t kSmallTrip = 32;
+  static std::string smallParallelWork(const std::vector<Stmt> &loops) {
+    if (loops.empty()) return "";
+    int64_t most = 0;
+    for (const Stmt &l : loops) {
+      int64_t trips = 0;
+      if (!isConst(simplify(tripCount(l)), &trips) || trips > kSmallTrip) return "";
+      most = std::max(most, trips);
+    }
+    return "its parallel loops have at most " + std::to_string(most) + " iterations, fewer "
+           "than one launch per iteration is worth";
+  }
+  static std::string tripCounts(const std::vector<Stmt> &loops) {
+    std::string t;
+    for (size_t i = 0; i < loops.size() && i < 3; ++i)
+      t += std::string(i ? ", " : "") + print(simplify(tripCount(loops[i]))) + " ('" +
+           loops[i]->name + "')";
+    if (loops.size() > 3) t += ", ...";
+    return "the parallel loops inside have " + t + " iterations";
+  }
+  static std::string launchesPerIteration(const Stmt &inner) {
+    int direct = 0;
+    bool nested = false;
+    for (const Stmt &s : statementsOf(inner)) {
+      if (s->kind == StmtKind::Comment && s->text == "launch") ++direct;
+      else if (s->kind == StmtKind::For || s->kind == StmtKind::While || s->kind == StmtKind::If)
+        visitStmt(s, [&](const Stmt &n) { nested |= n->kind == StmtKind::Comment && n->text == "launch"; });
+    }
+    std::string t = std::to_string(direct) + " launch" + (direct == 1 ? "" : "es");
+    return nested ? t + " and those of its inner host loops" : t;
+  }
+  void loopReasons(const Stmt &s, std::vector<std::pair<SourceLoc, std::string>> &out) {
+    if (!s) return;
+    auto saved = scalars;
+    if (s->kind == StmtKind::For) {
+      std::string why;
+      std::string head = "loop '" + s->name + "' stays on the host, in the function's C "
+                         "(on_dependence: host): ";
+      if (tryParallel(s, why)) why = "it is inside a loop that stays on the host";
+      out.push_back({s->loc, head + why});
+      scalars[s->name] = s->type;
+      hostLoops.push_back(s);
+    }
+    if (s->kind == StmtKind::Decl && !s->arraySize) scalars[s->name] = s->type;
+    for (const Stmt &c : s->stmts) loopReasons(c, out);
+    loopReasons(s->body, out);
+    loopReasons(s->elseBody, out);
+    if (s->kind == StmtKind::For) scalars = saved, hostLoops.pop_back();
+  }
+
   void scanForParallel(const Stmt &s) {
     if (!s) return;
     if (s->kind == StmtKind::For) {
       std::string why;
       if (tryParallel(s, why)) return;
       scalars[s->name] = s->type;
+      hostLoops.push_back(s);
     }
     if (s->kind == StmtKind::Decl && !s->arraySize) scalars[s->name] = s->type;
     if (s->kind == StmtKind::Decl && s->arraySize) addTemporary(s);
     for (const Stmt &c : s->stmts) scanForParallel(c);
     scanForParallel(s->body);
     scanForParallel(s->elseBody);
+    if (s->kind == StmtKind::For) hostLoops.pop_back();
   }
 };
 
@@ -585,15 +707,24 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   // Several nests: the outliner says why none is parallel, not the whole-function analysis.
   if (!singleNest(k)) refusal.reset();
   std::vector<KernelSource> made;
-  Outliner outliner(source, made);
-  OutlinedFunction f = outliner.run();
-  if (!outliner.parallelWork) {
+  std::optional<Outliner> outliner;
+  OutlinedFunction f;
+  for (bool launchSmall : {false, true}) {
+    made.clear();
+    outliner.emplace(source, made);
+    outliner->launchSmall = launchSmall;
+    f = outliner->run();
+    // Small parallel loops were all this function had: launch them rather than none.
+    if (outliner->parallelWork || !outliner->keptSmall) break;
+  }
+  if (!outliner->parallelWork) {
+    if (o.onDependence == "host") return outliner->keepOnHost();
     if (refusal) throw *refusal;
     throw CompileError(k.loc, "function '" + k.name + "': no loop of it can run in parallel; " +
-                                  outliner.firstRefusal);
+                                  outliner->firstRefusal);
   }
   for (KernelSource &m : made) kernels.push_back(std::move(m));
-  f.singleThread = outliner.singleThread;
+  f.singleThread = outliner->singleThread;
   return f;
 }
 
@@ -621,6 +752,7 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
       }
       for (const KernelSource &m : made) checkKernelLocalArrays(m.kernel);
       for (const std::string &r : f->function.remarks) diags.remark(f->function.loc, r);
+      for (const auto &[loc, w] : f->warnings) diags.warning(loc, w);
       for (const KernelSource &m : made) out.parentOf[m.kernel.name] = source.kernel.name;
       out.sources.insert(out.sources.end(), made.begin(), made.end());
       out.functions.push_back(std::move(*f));

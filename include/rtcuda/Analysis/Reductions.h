@@ -18,7 +18,8 @@ struct UpdateForm {
 };
 
 // The update form of a Store to an array (`A[x] op= v` or `A[x] = A[x] op v`), when `v` does
-// not read the same array; nullopt otherwise.
+// not read A[x] itself (it may read other elements of A, which the dependence analysis tests
+// as ordinary reads); nullopt otherwise.
 std::optional<UpdateForm> arrayUpdate(const ir::Stmt &store);
 
 // How a scalar declared before the loop nest is used inside it.

@@ -30,7 +30,9 @@ struct KernelOptions {
   int parallelLoops = 0;
   // What to do with a loop the dependence analysis finds carries a dependence (docs/legality.md):
   // "refuse" (an error naming the statement) or "sequential" (the loop stays serial, with a
-  // warning; if no loop is left to parallelize, the whole nest runs in one thread).
+  // warning; if no loop is left to parallelize, the whole nest runs in one thread) or "host"
+  // (a function in which no loop can run in parallel stays C on the host, with a warning at
+  // each loop; one with parallel loops is outlined as under "refuse").
   std::string onDependence = "refuse";
   // The user's assertion that loops are parallel, overriding the analysis (with a warning):
   // every loop of the nest when assumeParallelAll, else the loops with these variables.

@@ -213,6 +213,9 @@ struct Kernel {
   // Legality decisions (lib/Analysis/ParallelNest.cpp) and what the passes made of them.
   std::vector<Reduction> reductions;      // scalars reduced across the parallel loops
   std::vector<std::string> atomicArrays;  // arrays whose updates in the nest become atomics
+  // Conditions of scalar parameters that hold at every launch (the bounds of the host loops
+  // around an outlined kernel, 0 <= j < i): facts for the dependence analysis.
+  std::vector<Expr> assumptions;
   std::vector<DeviceBuffer> buffers;      // passed to the kernels after the parameters
   // Statements after the loop nest: run once, by one thread, in a second kernel
   // (<name>_finish) launched after this one. Null when there are none.

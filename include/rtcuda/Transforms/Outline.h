@@ -28,6 +28,10 @@ struct OutlinedFunction {
                                        // of the call (LocalArrays), sized by their declaration
   KernelOptions options;
   std::vector<std::string> singleThread;  // kernels of statements that run in one thread
+  // on_dependence: host and no loop could run in parallel: `host` is the whole body, arrays
+  // flattened, run on the host's own arrays; `warnings` say why, loop by loop.
+  bool hostOnly = false;
+  std::vector<std::pair<ir::SourceLoc, std::string>> warnings;
 };
 
 std::string outlineCellName(const std::string &scalar);

@@ -10,8 +10,8 @@
 // RUN: %rtcuda translate %t/warn.yaml -o %t/out 2> %t/warn > /dev/null
 // RUN: FileCheck --check-prefix=WARN %s < %t/warn
 //
-// YAML: bad-yaml.yaml:4:20: error: invalid value 'later' for 'on_dependence': expected refuse or sequential
-// LEGACY: config.txt:2: error: invalid value 'maybe' for ON_DEPENDENCE: expected refuse or sequential
+// YAML: bad-yaml.yaml:4:20: error: invalid value 'later' for 'on_dependence': expected refuse, sequential or host
+// LEGACY: config.txt:2: error: invalid value 'maybe' for ON_DEPENDENCE: expected refuse, sequential or host
 // LIST: bad-list.yaml:4:22: error: invalid value '[i, 2j]' for 'assume_parallel': expected true, false or a list of loop variables
 // WARN: kernel.c:6:1: warning: '#pragma rtcuda parallel' is not followed by a loop of a kernel; ignored
 // WARN: kernel.c:2:3: warning: assume_parallel names loop 'k', which is not one of the perfectly nested outer loops of kernel 'copy'
