@@ -129,7 +129,9 @@ def summarize(out_dir):
         "host_loops": sum(1 for r in fremarks if "stays on the host" in r),
         "one_thread": sum(1 for r in fremarks if "runs in one GPU thread" in r),
         "passes": passes,
-        "sequential": [r for r in fremarks if "stays on the host" in r or "one GPU thread" in r],
+        # Loops that do not run on GPU threads, each with its reason.
+        "sequential": [r for r in fremarks if "stays on the host" in r or
+                       ("one GPU thread" in r and "loop '" in r)],
         # verify checks an outlined function as a whole: its own parameters are the sizes, not
         # the host loop variables (i, k) its kernels take as parameters.
         "size_params": sorted({p["name"] for k in m.get("kernels", []) + functions
@@ -278,10 +280,10 @@ def order_sensitive(source, include_dirs, extra, defines, exe, want):
 
 def table(rows, datasets, markdown):
     head = ["benchmark", "translated", "kernels", "parallel loops", "host loops", "passes",
-            "verify"] + datasets + ["first refusal reason / loops kept sequential"]
+            "verify"] + datasets + ["refusal reason / loops kept sequential, each with its reason"]
     lines = []
     for r in rows:
-        note = r["reason"] if not r["translated"] else "; ".join(r.get("sequential", [])[:1])
+        note = r["reason"] if not r["translated"] else " · ".join(r.get("sequential", []))
         note += "".join(" [%s]" % p for p in r["wrong"] + r["crash"] + r["unstable"])
         cells = [r["name"], "yes" if r["translated"] else "no",
                  str(r.get("kernels", "-")) if r["translated"] else "-",
@@ -338,10 +340,12 @@ def cpu_main(args):
                    + "\n\nMeasured by `%s` (%.0f s, %d job(s)).\n" %
                    (" ".join(["run.py", "cpu", "POLYBENCH_DIR"] + sys.argv[3:]),
                     time.time() - start, args.jobs))
-    translated = sum(r["translated"] for r in rows)
-    if translated < args.min_translated:
-        print("run.py: %d translated, fewer than --min-translated %d" %
-              (translated, args.min_translated), file=sys.stderr)
+    # What counts: benchmarks with at least one loop on GPU threads (a function kept on the
+    # host under on_dependence: host is translated, but not counted).
+    parallel = sum(1 for r in rows if r["translated"] and r.get("parallel", 0) > 0)
+    if parallel < args.min_translated:
+        print("run.py: %d translated with a loop on GPU threads, fewer than --min-translated %d" %
+              (parallel, args.min_translated), file=sys.stderr)
         return 1
     return 1 if any(r["wrong"] or r["crash"] for r in rows) else 0
 
@@ -469,7 +473,8 @@ def main():
         s.add_argument("--doc", help="docs/polybench.md: replace its table")
         s.add_argument("--no-verify", action="store_true")
         s.add_argument("--min-translated", type=int, default=0,
-                       help="fail when fewer benchmarks translate (a regression floor)")
+                       help="fail when fewer benchmarks translate with at least one loop on "
+                       "GPU threads (a regression floor)")
         s.add_argument("--no-race-check", action="store_true",
                        help="verify without its ThreadSanitizer pass")
     g = sub.add_parser("gpu")

@@ -14,14 +14,17 @@
 //
 // - a loop the analysis accepts becomes its own kernel (the whole imperfect nest under it);
 // - a loop it refuses that holds parallel work stays on the host, one launch per iteration;
-//   its bounds must be expressions of host scalars;
+//   its bounds must be expressions of host scalars, and the kernels inside know them
+//   (Kernel::assumptions); when all that parallel work has a small constant trip count, the
+//   loop runs in one thread instead;
 // - statements that touch arrays and are not in a parallel loop run in a one-thread kernel
 //   (consecutive ones share it); statements that read only scalars run on the host;
 // - scalars are host variables: kernels get their values as parameters, and a scalar a kernel
 //   computes (a reduction, a one-thread statement) comes back through a one-element device
 //   buffer, copied into the host variable after the launch.
 // A private scalar whose last value later code would read, a loop variable used after its loop
-// and jumps out of device code are refused with the reason.
+// and jumps out of device code are refused with the reason. A function with no parallel loop
+// is refused too, or under on_dependence: host kept as its C on the host (keepOnHost).
 #include "rtcuda/Transforms/Outline.h"
 
 #include "rtcuda/Analysis/ParallelNest.h"
@@ -137,6 +140,7 @@ public:
     for (const Param &p : fn.params)
       if (!p.isArray) scalars[p.name] = p.type;
     for (const Stmt &s : body) loopReasons(s, f.warnings);
+    for (const auto &w : f.warnings) f.function.remarks.push_back(w.second);  // the manifest's
     return f;
   }
 
@@ -751,8 +755,10 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
         continue;
       }
       for (const KernelSource &m : made) checkKernelLocalArrays(m.kernel);
-      for (const std::string &r : f->function.remarks) diags.remark(f->function.loc, r);
-      for (const auto &[loc, w] : f->warnings) diags.warning(loc, w);
+      if (f->hostOnly)
+        for (const auto &[loc, w] : f->warnings) diags.warning(loc, w);
+      else
+        for (const std::string &r : f->function.remarks) diags.remark(f->function.loc, r);
       for (const KernelSource &m : made) out.parentOf[m.kernel.name] = source.kernel.name;
       out.sources.insert(out.sources.end(), made.begin(), made.end());
       out.functions.push_back(std::move(*f));
