@@ -105,7 +105,8 @@ ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx
 }
 
 std::vector<std::string> pipelineStepNames() {
-  std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "ParallelLoops"};
+  std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "BoundingBox",
+                                    "ParallelLoops"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
   return names;
 }
@@ -164,20 +165,23 @@ size_t parallelDepth(const ir::Kernel &k, const KernelOptions &o) {
 // on_dependence: sequential) keep it as written.
 ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpOptions &dump,
                         const ir::Kernel &source, std::vector<LocatedRemark> &remarks,
-                        ir::Kernel &interchanged) {
-  interchanged = k;
+                        ir::Kernel &interchanged, ir::Kernel &fusedOnly) {
+  interchanged = fusedOnly = k;
   if (o.onDependence == "sequential" || o.parallelLoops > 0 || o.matrix2D ||
       o.assumeParallelAll || !o.assumeParallel.empty())
     return k;
   ir::Kernel swapped = interchangeLoops(k);
   ir::Kernel fused = fuseLoops(swapped);
-  size_t before = parallelDepth(k, o), after = parallelDepth(fused, o);
+  ir::Kernel boxed = boundingBox(fused);
+  size_t before = parallelDepth(k, o), after = parallelDepth(boxed, o);
   bool keep = after > before;
   auto tag = [&](const ir::Kernel &from, size_t first, size_t last, const std::string &step) {
     for (size_t i = first; i < last; ++i) {
       std::string text = from.remarks[i];
-      size_t applied = text.find(" interchanged: ");
-      if (applied == std::string::npos) applied = text.find(" fused: ");
+      size_t applied = std::string::npos;
+      for (const char *done : {") interchanged: ", ") fused: ", ") runs from "})
+        applied = std::min(applied, text.find(done));
+      if (applied != std::string::npos) ++applied;
       if (!keep && applied != std::string::npos)
         text = text.substr(0, applied) + " left as written: " + step + " is legal but gives " +
                std::to_string(after) + " parallel loop(s), as without it (" +
@@ -187,12 +191,16 @@ ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpO
   };
   tag(swapped, k.remarks.size(), swapped.remarks.size(), "Interchange");
   tag(fused, swapped.remarks.size(), fused.remarks.size(), "Fusion");
+  tag(boxed, fused.remarks.size(), boxed.remarks.size(), "BoundingBox");
   dumpIf(dump, "Interchange", keep ? swapped : k,
          "move parallel loops out of serial ones (dependence analysis)");
   dumpIf(dump, "Fusion", keep ? fused : k,
          "fuse adjacent loops with the same bounds (dependence analysis)");
+  dumpIf(dump, "BoundingBox", keep ? boxed : k,
+         "triangular loops run over their bounding box, guarded");
   if (keep) interchanged = swapped;
-  return keep ? fused : k;
+  if (keep) fusedOnly = fused;
+  return keep ? boxed : k;
 }
 
 }  // namespace
@@ -210,13 +218,16 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   if (dump.stopAfter == "Frontend") return out;
 
   size_t written = k.remarks.size();
-  ir::Kernel interchanged;
-  k = reorderLoops(k, source.options, dump, source.kernel, out.remarks, interchanged);
-  k.remarks.resize(written);
-  interchanged.remarks.resize(written);
-  if (dump.verify) verifyAfterStep("Interchange", interchanged), verifyAfterStep("Fusion", k);
-  out.kernel = dump.stopAfter == "Interchange" ? interchanged : k;
-  if (dump.stopAfter == "Interchange" || dump.stopAfter == "Fusion") return out;
+  ir::Kernel interchanged, fused;
+  k = reorderLoops(k, source.options, dump, source.kernel, out.remarks, interchanged, fused);
+  for (ir::Kernel *r : {&k, &interchanged, &fused}) r->remarks.resize(written);
+  if (dump.verify)
+    for (auto [step, r] : {std::pair{"Interchange", &interchanged}, {"Fusion", &fused}, {"BoundingBox", &k}})
+      verifyAfterStep(step, *r);
+  out.kernel = dump.stopAfter == "Interchange" ? interchanged : dump.stopAfter == "Fusion" ? fused : k;
+  if (dump.stopAfter == "Interchange" || dump.stopAfter == "Fusion" ||
+      dump.stopAfter == "BoundingBox")
+    return out;
   k = markParallelLoops(k, source.options, diags);
   locateRemarks(k, source.kernel.remarks.size(), "ParallelLoops", source.kernel, out.remarks);
   if (callSites) checkCallAliasing(k, *callSites);

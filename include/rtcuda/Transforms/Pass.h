@@ -71,6 +71,7 @@ ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);
 // gives the nest more parallel loops). Each appends a remark per loop it changes or declines.
 ir::Kernel interchangeLoops(const ir::Kernel &k);  // Interchange.cpp
 ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
+ir::Kernel boundingBox(const ir::Kernel &k);       // BoundingBox.cpp
 
 // Helpers shared by passes.
 // The outer parallel loops of the kernel's nest, outermost first.

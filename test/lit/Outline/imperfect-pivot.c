@@ -1,5 +1,6 @@
 // An imperfect nest (PolyBench's gemm: C[i][j] *= beta and the k loop under a parallel i) is
-// one kernel, its inner loops serial in each thread; a pivot loop (right-looking LU) carries a
+// one kernel; Interchange and Fusion make it an (i, j) parallel nest with k serial in each
+// thread (test/lit/Interchange/); a pivot loop (right-looking LU) carries a
 // dependence and stays on the host, its triangular inner nests are kernels whose bounds use
 // the pivot k, passed as a parameter at each launch. The program prints what gcc's build of
 // it prints.
@@ -20,7 +21,7 @@
 //
 // IR-LABEL: IR after ParallelLoops (kernel gemm_lu_1)
 // IR:      for (int i = 0; i < n; i++) {  // parallel
-// IR-NEXT:   for (int j = 0; j < n; j++) {
+// IR-NEXT:   for (int j = 0; j < n; j++) {  // parallel
 // IR-NEXT:     C[i][j] *= beta;
 // IR:        for (int k = 0; k < n; k++) {
 // IR-LABEL: IR after ParallelLoops (kernel gemm_lu_3)

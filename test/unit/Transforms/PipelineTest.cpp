@@ -81,7 +81,8 @@ TEST(Pipeline, StepNamesAreTheFrontendReorderingAnalysisAndPasses) {
   EXPECT_EQ(names[0], "Frontend");
   EXPECT_EQ(names[1], "Interchange");
   EXPECT_EQ(names[2], "Fusion");
-  EXPECT_EQ(names[3], "ParallelLoops");
+  EXPECT_EQ(names[3], "BoundingBox");
+  EXPECT_EQ(names[4], "ParallelLoops");
   EXPECT_NE(std::find(names.begin(), names.end(), "LoopPartition"), names.end());
 }
 
