@@ -187,8 +187,11 @@ def translate(rtcuda, name, source, poly, dataset, work, defines=None):
 # not positive definite, sequence): each step divides by values the earlier steps' parallel
 # reductions summed in another order, so rounding grows with n; compared within 1000 times
 # the default bound (1.4e-10 relative at n = 40). A wrong kernel is off by far more.
+# lu (LU without pivoting too): its k updates run as atomics, in another order than the
+# sequential C's (seed 747972: 267 mismatches at the default bound, each equal to the 9 digits
+# printed; 0 within 1000 times it).
 VERIFY_SIZE_LIMIT = {"gramschmidt": ("n", "m")}
-VERIFY_TOLERANCE = {"ludcmp": 1000, "durbin": 1000, "gramschmidt": 1000}
+VERIFY_TOLERANCE = {"ludcmp": 1000, "durbin": 1000, "gramschmidt": 1000, "lu": 1000}
 
 
 def cpu_benchmark(args, name, source):
@@ -416,6 +419,11 @@ def gpu_benchmark(args, name):
             row["crash"].append("gcc build %s: %s" % (dataset, first_error(blog)))
             continue
         _, _, want = run([os.path.join(d, "gcc-program")], 3600)
+        if dataset == args.memcheck and row["kernels"] == 0:
+            # Kept on the host (on_dependence: host): no CUDA call, and compute-sanitizer
+            # fails such a program ("terminated before first instrumented API call").
+            row["memcheck"] = "no GPU code"
+            continue
         if dataset == args.memcheck:
             status, o, e = run(["compute-sanitizer", "--tool", "memcheck", "--error-exitcode",
                                 "99", exe], 3600)
