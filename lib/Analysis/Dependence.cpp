@@ -806,6 +806,13 @@ std::optional<Dependence> Analyzer::ordered(const Stmt &source, const Stmt &sink
 
 }  // namespace
 
+std::string sameIterationsOrder(size_t depth) {
+  std::string order;
+  for (size_t d = 0; d < depth; ++d)
+    order += "x" + std::to_string(d) + " = y" + std::to_string(d) + " and ";
+  return order;
+}
+
 std::optional<Dependence> orderedDependence(const Kernel &k, const std::vector<Stmt> &loops,
                                             const Stmt &source, const Stmt &sink,
                                             const std::string &order, const std::string &phrase) {

@@ -114,9 +114,7 @@ private:
     }
     std::vector<Stmt> loops = path;
     loops.push_back(a);
-    std::string order;
-    for (size_t d = 0; d < path.size(); ++d)
-      order += "x" + std::to_string(d) + " = y" + std::to_string(d) + " and ";
+    std::string order = sameIterationsOrder(path.size());
     order += "x" + std::to_string(path.size()) + " > y" + std::to_string(path.size());
     std::optional<Dependence> dep = orderedDependence(
         k, loops, a, b, order, "in a later iteration of the first loop");

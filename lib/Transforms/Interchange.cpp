@@ -91,9 +91,7 @@ private:
       }
     std::vector<Stmt> loops = path;
     loops.push_back(outer);
-    std::string order;
-    for (size_t d = 0; d < path.size(); ++d)
-      order += "x" + std::to_string(d) + " = y" + std::to_string(d) + " and ";
+    std::string order = sameIterationsOrder(path.size());
     std::string xo = "x" + std::to_string(path.size()), yo = "y" + std::to_string(path.size());
     std::string xi = "x" + std::to_string(path.size() + 1), yi = "y" + std::to_string(path.size() + 1);
     // Only a loop that carries a dependence is worth moving in: one that does not is parallel

@@ -46,4 +46,8 @@ std::optional<Dependence> orderedDependence(const ir::Kernel &k, const std::vect
                                             const ir::Stmt &source, const ir::Stmt &sink,
                                             const std::string &order, const std::string &phrase);
 
+// The start of an `order` for orderedDependence: the first `depth` loops at the same iteration
+// ("x0 = y0 and x1 = y1 and "; empty for depth 0).
+std::string sameIterationsOrder(size_t depth);
+
 }  // namespace rtcuda
