@@ -69,6 +69,34 @@ RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, double, unsigned long long, __double_as_lon
 // clang-format on
 )";
 
+// RegisterTiling's 128-bit loads from global memory (lib/Transforms/RegisterTilingStaging.cpp).
+// Both take the element by reference, so that they see its address; an rvalue (a value, not an
+// element of an array) does not compile rather than testing a temporary's address.
+const char *kVectorHelpers = R"(
+// 128-bit loads of 4 consecutive floats, where the kernel checked that they are aligned.
+static __device__ __forceinline__ int rtcuda_aligned16(const float &first) {
+  return (int)(((unsigned long long)&first & 15ull) == 0ull);
+}
+static __device__ __forceinline__ void rtcuda_load4(float *to, const float &first) {
+#ifdef __CUDA_ARCH__
+  float4 v = *(const float4 *)&first;
+  to[0] = v.x; to[1] = v.y; to[2] = v.z; to[3] = v.w;
+#else
+  for (int e = 0; e < 4; e++) to[e] = (&first)[e];
+#endif
+}
+int rtcuda_aligned16(const float &&) = delete;
+void rtcuda_load4(float *, const float &&) = delete;
+)";
+
+bool usesVectorHelpers(const ir::Kernel &k) {
+  bool found = false;
+  ir::visitStmt(k.body, [&](const ir::Stmt &n) {
+    found |= n->kind == ir::StmtKind::Store && n->op == "rtcuda_load4";
+  });
+  return found;
+}
+
 bool usesAtomicHelpers(const ir::Kernel &k) {
   bool found = false;
   for (const ir::Stmt &s : {k.body, k.finish})
@@ -107,6 +135,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesAtomicHelpers(lk.kernel); }))
     out << kAtomicHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return usesVectorHelpers(lk.kernel); }))
+    out << kVectorHelpers;
   for (const LoweredKernel &lk : kernels) {
     const ir::Kernel k = nameDerivedSizes(lk.kernel);
     out << "\n// Kernel '" << k.name << "' from " << k.loc.str() << ".\n// Passes:";

@@ -31,6 +31,7 @@
 // (they only touch the thread's own accumulators; rows and columns past the edge read staged
 // zeros and are never stored), the guards of loads and stores stay.
 #include "RegisterTiling.h"
+#include "RegisterTilingStaging.h"
 #include "StripMineJam.h"
 
 #include "rtcuda/IR/Mutate.h"
@@ -174,8 +175,14 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   // conflicts of the staging stores, but those are 1/32 as many as the compute loads).
   Expr pitch = add(sub(tileRows, mod(tileRows, intImm(4))), intImm(4));
   Expr tileK = var(k.macro("TILE_K"));
-  Expr cap = div(intImm(48 * 1024), add(mul(pitch, intImm(rowParam.type.bytes())),
-                                        mul(tileCols, intImm(colParam.type.bytes()))));
+  // Two buffers of each tile (the next slab is staged while the block multiplies the current
+  // one), all four in the 48 KB of static shared memory.
+  // The cap is a multiple of 4 (so are the powers of two of TILE_K from 4): whole groups of 4
+  // along k, read with 128-bit loads.
+  Expr capAny = div(intImm(48 * 1024),
+                    mul(intImm(2), add(mul(pitch, intImm(rowParam.type.bytes())),
+                                       mul(tileCols, intImm(colParam.type.bytes())))));
+
 
   auto fresh = [&](const std::string &base) { return freshName(k, base); };
   std::string tx = fresh("thread_col"), ty = fresh("thread_row"), colTiles = fresh("col_tiles");
@@ -189,8 +196,12 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   // lib/CodeGen/NamedSizes.cpp); the launch computes them from the macros.
   std::string rowsOfThreads = fresh("rows_of_threads"), blockRows = fresh("block_rows");
   std::string blockCols = fresh("block_cols"), maxDepth = fresh("max_depth");
+  std::string fitDepth = fresh("fit_depth");
+  Expr cap = select(binary(">=", var(fitDepth), intImm(4)),
+                    sub(var(fitDepth), mod(var(fitDepth), intImm(4))), var(fitDepth));
   std::vector<Stmt> sizes{decl(rowsOfThreads, kInt, threadRows), decl(blockRows, kInt, tileRows),
-                          decl(blockCols, kInt, tileCols), decl(maxDepth, kInt, cap)};
+                          decl(blockCols, kInt, tileCols), decl(fitDepth, kInt, capAny),
+                          decl(maxDepth, kInt, cap)};
   const Expr hostThreadRows = threadRows;
   const Expr depthValue = select(lt(tileK, var(maxDepth)), tileK, var(maxDepth));
   threadRows = var(rowsOfThreads);
@@ -213,67 +224,78 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
       decl(row0, kInt, simplify(substitute(rows.decl->value,
                                            {{rowsLoop->name, mul(var(tileRow), threadRows)},
                                             {rows.loop->name, intImm(0)}}))),
-      decl(col0, kInt, simplify(substitute(cols.decl->value,
-                                           {{colsLoop->name, mul(var(tileCol), threadCols)},
-                                            {cols.loop->name, intImm(0)}}))),
+      decl(col0, kInt, mul(var(tileCol), tileCols)),
       decl(depth, kInt, depthValue),
       decl(aPitch, kInt, pitch)});
-  for (auto [name, type, size] : {std::tuple{aTile, rowParam.type, mul(var(depth), var(aPitch))},
-                                  std::tuple{bTile, colParam.type, mul(var(depth), tileCols)}}) {
+  for (auto [name, type, size] :
+       {std::tuple{aTile, rowParam.type, mul(intImm(2), mul(var(depth), var(aPitch)))},
+        std::tuple{bTile, colParam.type, mul(intImm(2), mul(var(depth), tileCols))}}) {
     auto shared = std::make_shared<StmtNode>(*decl(name, type, nullptr, size));
     shared->shared = true;
     head.push_back(shared);
   }
 
-  // Cooperative copies of one slab: consecutive threads take consecutive elements of a row of
-  // the source (coalesced); what lies outside the matrices is staged as zero.
-  const Expr &kEnd = kLoop->end;
-  auto staging = [&](const std::string &tile, const Param &p, Expr count, Expr width,
-                     Expr srcRow, Expr srcCol, Expr inside, Expr tileIndex) {
-    Stmt copy = block({decl(r, kInt, div(var(t), width)), decl(q, kInt, mod(var(t), width)),
-                       store(tile, {tileIndex}, "=",
-                             select(inside, load(p.name, {srcRow, srcCol}, p.type),
-                                    cast(p.type, intImm(0))))});
-    auto loop = std::make_shared<StmtNode>(*forLoop(t, kInt, tid, count, intImm(1), copy));
-    loop->step = blockSize;
-    return Stmt(loop);
-  };
-  Expr rr = var(r), qq = var(q), kk = var(kt);
-  Stmt stageA = staging(aTile, rowParam, mul(tileRows, var(depth)), var(depth),
-                        add(var(row0), rr), add(kk, qq),
-                        land(lt(add(var(row0), rr), rows.end), lt(add(kk, qq), kEnd)),
-                        add(mul(qq, var(aPitch)), rr));
-  Stmt stageB = staging(bTile, colParam, mul(var(depth), tileCols), tileCols, add(kk, rr),
-                        add(var(col0), qq),
-                        land(lt(add(kk, rr), kEnd), lt(add(var(col0), qq), cols.end)),
-                        add(mul(rr, tileCols), qq));
+  StagingNames names{aTile, bTile, fresh(c.rowArray + "_next"), fresh(c.colArray + "_next"),
+                      fresh(c.rowArray + "_vec"), fresh(c.colArray + "_vec"), fresh("a_quads"),
+                      fresh("b_quads"), fresh("v"), fresh("e"), t, r, q, fresh("stage"),
+                      fresh("col_group")};
+  StagingShape shape{blockSize, tileRows, tileCols, threadCols, var(depth), var(aPitch),
+                     var(row0), var(col0), rows.end, cols.end, kLoop->min, kLoop->end};
+  Staging staging = buildStaging(k, c, names, shape);
+  head.insert(head.end(), staging.head.begin(), staging.head.end());
 
-  // The loop body over one slab: reads from the tiles, multiply-add guards gone where safe.
+  // Columns in groups of 4 consecutive ones, THREAD_COLS * 4 apart: a warp's reads of a B_tile
+  // row are consecutive 16-byte vectors (no bank conflict), its stores to C consecutive too.
+  Expr colOfThread = add(add(var(col0), mul(div(var(cols.loop->name), var(names.colGroup)),
+                                            mul(threadCols, var(names.colGroup)))),
+                         add(mul(var(tx), var(names.colGroup)),
+                             mod(var(cols.loop->name), var(names.colGroup))));
+  auto relayout = [&](const Stmt &s) -> Stmt {
+    if (s->kind != StmtKind::Decl || s->name != cols.decl->name || !s->value ||
+        !equal(s->value, cols.decl->value))
+      return s;
+    return withLoc(decl(s->name, s->type, colOfThread), s->loc);
+  };
+
+  // The loop body over one slab: reads from the current buffers, multiply-add guards gone where
+  // safe.
+  const Expr &kEnd = kLoop->end;
+  Expr kk = var(kt);
   Expr kOffset = sub(var(kLoop->name), kk);
   Stmt slabBody = mapStmt(kLoop->body, [&](const Stmt &s) -> Stmt {
     bool stripGuard = s->kind == StmtKind::If && !s->elseBody &&
                       (equal(s->cond, rows.guard) || equal(s->cond, cols.guard));
-    return stripGuard && onlyThreadLocal(k, s->body) ? s->body : s;
+    return relayout(stripGuard && onlyThreadLocal(k, s->body) ? s->body : s);
   }, [&](const Expr &e) -> Expr {
     if (e->kind != ExprKind::Load || e->operands.size() != 2) return e;
     if (e->name == c.rowArray && isVar(e->operands[0], c.rowVar) &&
         isVar(e->operands[1], kLoop->name))
-      return load(aTile, {add(mul(kOffset, var(aPitch)), sub(var(c.rowVar), var(row0)))}, e->type);
+      return load(aTile, {add(add(var(staging.aOffset), mul(kOffset, var(aPitch))),
+                              sub(var(c.rowVar), var(row0)))}, e->type);
     if (e->name == c.colArray && isVar(e->operands[0], kLoop->name) &&
         isVar(e->operands[1], c.colVar))
-      return load(bTile, {add(mul(kOffset, tileCols), sub(var(c.colVar), var(col0)))}, e->type);
+      return load(bTile, {add(add(var(staging.bOffset), mul(kOffset, tileCols)),
+                              sub(var(c.colVar), var(col0)))}, e->type);
     return e;
   });
   Stmt fullSlab = forLoop(kLoop->name, kLoop->type, kk, add(kk, var(depth)), intImm(1), slabBody,
                           LoopKind::Unrolled);
   Stmt lastSlab = forLoop(kLoop->name, kLoop->type, kk, kEnd, intImm(1), slabBody);
-  Stmt slabs = forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
-                       block({comment("stage a slab of " + c.rowArray + " and of " + c.colArray +
-                                      " (coalesced)"),
-                              stageA, stageB, barrier(),
-                              ifThen(binary("<=", add(kk, var(depth)), kEnd), fullSlab, lastSlab),
-                              barrier()}),
-                       LoopKind::Tile);
+  Expr more = lt(add(kk, var(depth)), kEnd);
+  Stmt slabs = block({
+      comment("stage the first slab of " + c.rowArray + " and of " + c.colArray +
+              "; each later one is loaded into registers while the block multiplies the one "
+              "before, and stored into the other buffer"),
+      decl(names.stage, kInt, intImm(0)), staging.fetch(kLoop->min), staging.put(intImm(0)),
+      barrier(),
+      forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
+              block({decl(staging.aOffset, kInt, mul(var(names.stage), mul(var(depth), var(aPitch)))),
+                     decl(staging.bOffset, kInt, mul(var(names.stage), mul(var(depth), tileCols))),
+                     ifThen(more, staging.fetch(add(kk, var(depth)))),
+                     ifThen(binary("<=", add(kk, var(depth)), kEnd), fullSlab, lastSlab),
+                     ifThen(more, staging.put(sub(intImm(1), var(names.stage)))), barrier(),
+                     assign(names.stage, "=", sub(intImm(1), var(names.stage)))}),
+              LoopKind::Tile)});
 
   std::vector<Stmt> body;
   for (const Stmt &s : k.body->stmts) {
@@ -283,7 +305,7 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
     }
     body.insert(body.end(), head.begin(), head.end());
     for (const Stmt &inner : statementsOf(colsLoop->body))
-      body.push_back(inner == kLoop ? withLoc(slabs, kLoop->loc) : inner);
+      body.push_back(inner == kLoop ? withLoc(slabs, kLoop->loc) : mapStmt(inner, relayout));
   }
   Kernel out = k;
   out.body = withLoc(block(body), k.body->loc);
@@ -306,8 +328,9 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   for (int v = 1; v <= ctx.options.tileK.max; v *= 2)
     if (v >= ctx.options.tileK.min) depths.push_back(v);
   if (depths.empty()) depths.push_back(ctx.options.tileK.max);
-  // Deeper slabs pay fewer barriers per multiply-add: 32 measured best on an H100.
-  out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 32)});
+  // With two buffers 8 measured best on an H100 (128 registers: two blocks of 256 threads per
+  // SM; 16 needs 172, one block), bench/results/h100-2026-11-24-sgemm-3.
+  out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 8)});
   out.remarks.push_back("register tiling: a block computes (" + k.macro("BLOCKSIZE") + " / " +
                         k.macro("THREAD_COLS") + " * " + k.macro("MERGE_LEVEL") + ") x (" +
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +

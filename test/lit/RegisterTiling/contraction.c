@@ -1,6 +1,8 @@
 // RegisterTiling: a contraction with merge, skew and both operands prefetched becomes a register
-// tile: a block owns a rectangle of C, stages slabs of A (transposed, odd pitch) and B in shared
-// memory between two barriers, and the multiply-adds read the tiles without guards. The init
+// tile: a block owns a rectangle of C, stages slabs of A (transposed) and B through two shared
+// buffers each (the next slab loaded into registers, with 128-bit loads where the launch's
+// arrays are aligned, while the block multiplies the current one; one barrier per slab), a
+// thread's columns come in groups of 4, and the multiply-adds read the tiles without guards. The init
 // (which reads bias) and the stores keep their guards. A kernel that reads A transposed is not a
 // contraction of this shape: it keeps the collapsed mapping, with a remark.
 // RUN: rm -rf %t && split-file %s %t
@@ -19,21 +21,36 @@
 // CHECK-NEXT: int j_skewed = tile_col * GEMM_BIAS_THREAD_COLS + thread_col;
 // CHECK:      __shared__ float A_tile[
 // CHECK:      __shared__ float B_tile[
+// CHECK:      int A_vec = depth % 4 == 0 && m % 4 == 0 && rtcuda_aligned16(A[0][0]);
+// CHECK-NEXT: int B_vec = block_cols % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0][0]);
+// CHECK:        int j = col0 + s / col_group * (GEMM_BIAS_THREAD_COLS * col_group) + (thread_col * col_group + s % col_group);
 // CHECK:          sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] = bias[j];
-// CHECK:      for (int k_tile = 0; k_tile < m; k_tile += depth) {  // tile
-// CHECK:        A_tile[q * A_pitch + r] = row0 + r < n && k_tile + q < m ? A[row0 + r][k_tile + q] : (float)0;
-// CHECK:        B_tile[r * block_cols + q] = k_tile + r < m && col0 + q < p ? B[k_tile + r][col0 + q] : (float)0;
-// CHECK:        __syncthreads();
-// CHECK-NEXT:   if (k_tile + depth <= m) {
+// CHECK:      int stage = 0;
+// CHECK:        rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][t * 4 % depth]);
+// CHECK:          A_next[v * 4 + e] = t * 4 + e < block_rows * depth && (row0 + r < n && q < m) ? A[row0 + r][q] : (float)0;
+// CHECK:          A_tile[0 * (depth * A_pitch) + q * A_pitch + r] = A_next[v * 4 + e];
+// CHECK:      __syncthreads();
+// CHECK-NEXT: for (int k_tile = 0; k_tile < m; k_tile += depth) {  // tile
+// CHECK-NEXT:   int A_tile_base = stage * (depth * A_pitch);
+// CHECK-NEXT:   int B_tile_base = stage * (depth * block_cols);
+// CHECK-NEXT:   if (k_tile + depth < m) {
+// CHECK:            rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][k_tile + depth + t * 4 % depth]);
+// CHECK:            rtcuda_load4(&B_next[v * 4], B[k_tile + depth + t * 4 / block_cols][col0 + t * 4 % block_cols]);
+// CHECK:              B_next[v * 4 + e] = t * 4 + e < depth * block_cols && (k_tile + depth + r < m && col0 + q < p) ? B[k_tile + depth + r][col0 + q] : (float)0;
+// CHECK:        if (k_tile + depth <= m) {
 // CHECK-NEXT:     for (int k = k_tile; k < k_tile + depth; k++) {  // unrolled
 // CHECK-NEXT:       for (int m_ = 0; m_ < GEMM_BIAS_MERGE_LEVEL; m_++) {  // merge
 // CHECK-NEXT:         int i = i_merged * GEMM_BIAS_MERGE_LEVEL + m_;
 // CHECK-NEXT:         for (int s = 0; s < GEMM_BIAS_SKEW_LEVEL; s++) {  // skew
 // CHECK-NEXT:           int j =
-// CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[(k - k_tile) * A_pitch + (i - row0)] * B_tile[(k - k_tile) * block_cols + (j - col0)];
+// CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[A_tile_base + (k - k_tile) * A_pitch + (i - row0)] * B_tile[B_tile_base + (k - k_tile) * block_cols + (j - col0)];
 // CHECK:        } else {
 // CHECK-NEXT:     for (int k = k_tile; k < m; k++) {
+// CHECK:        if (k_tile + depth < m) {
+// CHECK:                A_tile[(1 - stage) * (depth * A_pitch) + q * A_pitch + r] = A_next[v * 4 + e];
+// CHECK:                B_tile[(1 - stage) * (depth * block_cols) + r * block_cols + q] = B_next[v * 4 + e];
 // CHECK:        __syncthreads();
+// CHECK-NEXT:   stage = 1 - stage;
 // CHECK-NEXT: }
 // CHECK:      if (j < p) {
 // CHECK-NEXT:   C[i][j] = sum[m_ * GEMM_BIAS_SKEW_LEVEL + s];
@@ -50,9 +67,10 @@
 // NOTES-NEXT: const int block_rows = rows_of_threads * GEMM_BIAS_MERGE_LEVEL;
 // NOTES-NEXT: const int block_cols = GEMM_BIAS_THREAD_COLS * GEMM_BIAS_SKEW_LEVEL;
 // NOTES: const int A_pitch = block_rows - block_rows % 4 + 4;
-// NOTES-NEXT: const int max_depth = 49152 / (A_pitch * 4 + block_cols * 4);
+// NOTES:      const int fit_depth = 49152 / (2 * (A_pitch * 4 + block_cols * 4));
+// NOTES-NEXT: const int max_depth = fit_depth >= 4 ? fit_depth - fit_depth % 4 : fit_depth;
 // NOTES-NEXT: const int depth = GEMM_BIAS_TILE_K < max_depth ? GEMM_BIAS_TILE_K : max_depth;
-// NOTES: RTCUDA_SHARED_ARRAY(float, A_tile, depth * A_pitch);
+// NOTES: RTCUDA_SHARED_ARRAY(float, A_tile, 2 * depth_x_a_pitch);
 // NOTES: float A_tile_reg_full = 
 // NOTES: float A_tile_reg_tail = 
 // NOTES: register tiling: not a contraction

@@ -1,0 +1,148 @@
+// RegisterTiling's staging: both operands of a contraction go through two shared-memory buffers.
+//
+// Before the slab loop the block stages slab 0 into buffer 0. Each iteration then loads the
+// next slab from global memory into registers (`A_next`, `B_next`), multiplies the current
+// buffer, stores the registers into the other buffer and meets one barrier: the loads are in
+// flight while the multiply-adds run, and one barrier per slab is enough (a buffer is written
+// only after the barrier that ended the last reads of it). Each thread takes groups of 4
+// consecutive elements of a source row, read with one 128-bit load (`rtcuda_load4`, defined in
+// kernel.cu) where the launch's arrays allow it: float elements, a row pitch that is a multiple
+// of 4 and a 16-byte aligned base (decided per launch, in the kernel), and the group inside the
+// matrix; otherwise, and at the edges, element by element with zeros outside.
+//
+//   int stage = 0;                                   A_next <- A[row0..][k..k+depth) (groups of 4)
+//   fetch(k_min); put(0); __syncthreads();           put(s): A_tile[s][q][r] <- A_next (transposed)
+//   for (k_tile = k_min; k_tile < K; k_tile += depth) {
+//     if (k_tile + depth < K) fetch(k_tile + depth);
+//     multiply-adds over buffer `stage`
+//     if (k_tile + depth < K) put(1 - stage);
+//     __syncthreads(); stage = 1 - stage;
+//   }
+#include "RegisterTilingStaging.h"
+
+#include "rtcuda/IR/Mutate.h"
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+Expr eq(Expr a, Expr b) { return binary("==", std::move(a), std::move(b)); }
+
+// 1 where 128-bit loads of `p`'s rows are possible at this launch: float elements, a row
+// pitch that is a multiple of 4 (so is every group's first column) and an aligned base.
+Expr vectorizable(const Param &p, Expr groupWidth) {
+  if (p.type.kind != ScalarKind::Float || p.dims.size() != 2 || !p.dims[1]) return intImm(0);
+  return land(land(eq(mod(std::move(groupWidth), intImm(4)), intImm(0)),
+                   eq(mod(p.dims[1], intImm(4)), intImm(0))),
+              call("rtcuda_aligned16", {load(p.name, {intImm(0), intImm(0)}, p.type)}, kInt));
+}
+
+}  // namespace
+
+Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &n,
+                     const StagingShape &s) {
+  const Param &a = *k.findParam(c.rowArray), &b = *k.findParam(c.colArray);
+  Staging out;
+  out.aOffset = n.aTile + "_base";
+  out.bOffset = n.bTile + "_base";
+  Expr aTotal = mul(s.tileRows, s.depth), bTotal = mul(s.depth, s.tileCols);
+  auto quads = [&](Expr total) {
+    return div(add(div(add(total, intImm(3)), intImm(4)), sub(s.blockSize, intImm(1))),
+               s.blockSize);
+  };
+  // Groups of 4 consecutive columns per thread where SKEW_LEVEL allows (a multiple of 4), one
+  // (striped) with SKEW_STRIPED=1, else the thread's SKEW_LEVEL columns consecutive.
+  Expr skew = var(k.macro("SKEW_LEVEL"));
+  Expr group = select(eq(mod(skew, intImm(4)), intImm(0)), intImm(4), skew);
+  bool striped = false;
+  for (const TuningParam &t : k.tuning) striped |= t.name == "SKEW_STRIPED";
+  if (striped) group = select(var(k.macro("SKEW_STRIPED")), intImm(1), group);
+  out.head = {decl(n.colGroup, kInt, group),
+              decl(n.aQuads, kInt, quads(aTotal)),
+              decl(n.bQuads, kInt, quads(bTotal)),
+              decl(n.aNext, a.type, nullptr, mul(var(n.aQuads), intImm(4))),
+              decl(n.bNext, b.type, nullptr, mul(var(n.bQuads), intImm(4))),
+              comment("128-bit loads where this launch's arrays allow them"),
+              decl(n.aVec, kInt, vectorizable(a, s.depth)),
+              decl(n.bVec, kInt, vectorizable(b, s.tileCols))};
+
+  // One operand: the slab is `total` elements, `width` per source row; element (r, q) of the
+  // slab is the source's [srcRow(r)][srcCol(q)], inside where `inside(r, q)`.
+  struct Operand {
+    const Param &p;
+    std::string next, quads, vec, tile;
+    Expr total, width;
+    std::function<Expr(Expr, Expr, Expr)> srcRow, srcCol, inside;  // (k0, r, q)
+    std::function<Expr(Expr, Expr, Expr)> tileIndex;                // (stage, r, q)
+  };
+  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  Expr aBuffer = mul(s.depth, s.aPitch), bBuffer = mul(s.depth, s.tileCols);
+  std::vector<Operand> ops{
+      {a, n.aNext, n.aQuads, n.aVec, n.aTile, aTotal, s.depth,
+       [=](Expr, Expr r, Expr) { return add(s.row0, r); },
+       [=](Expr k0, Expr, Expr q) { return add(k0, q); },
+       [=](Expr k0, Expr r, Expr q) { return land(lt(add(s.row0, r), s.rowsEnd), lt(add(k0, q), s.kEnd)); },
+       [=](Expr st, Expr r, Expr q) { return add(add(mul(st, aBuffer), mul(q, s.aPitch)), r); }},
+      {b, n.bNext, n.bQuads, n.bVec, n.bTile, bTotal, s.tileCols,
+       [=](Expr k0, Expr r, Expr) { return add(k0, r); },
+       [=](Expr, Expr, Expr q) { return add(s.col0, q); },
+       [=](Expr k0, Expr r, Expr q) { return land(lt(add(k0, r), s.kEnd), lt(add(s.col0, q), s.colsEnd)); },
+       [=](Expr st, Expr r, Expr q) { return add(add(mul(st, bBuffer), mul(r, s.tileCols)), q); }}};
+
+  // for (v < quads) { int t = tid + v * BLOCKSIZE; <body(t)> }, unrolled.
+  auto perQuad = [=](const Operand &o, Stmt body) {
+    return forLoop(n.v, kInt, intImm(0), var(o.quads), intImm(1),
+                   block({decl(n.t, kInt, add(tid, mul(var(n.v), s.blockSize))), body}),
+                   LoopKind::Unrolled);
+  };
+  // for (e < 4) { int r = (4t + e) / width, q = (4t + e) % width; <body(elem)> }, unrolled.
+  auto perElement = [=](const Operand &o, const std::function<Stmt(Expr)> &body) {
+    Expr elem = add(mul(var(n.t), intImm(4)), var(n.e));
+    return forLoop(n.e, kInt, intImm(0), intImm(4), intImm(1),
+                   block({decl(n.r, kInt, div(elem, o.width)), decl(n.q, kInt, mod(elem, o.width)),
+                          body(elem)}),
+                   LoopKind::Unrolled);
+  };
+  auto reg = [=](const Operand &o, Expr e) {
+    return std::vector<Expr>{add(mul(var(n.v), intImm(4)), std::move(e))};
+  };
+
+  out.fetch = [=](Expr k0) {
+    std::vector<Stmt> loops;
+    for (const Operand &o : ops) {
+      Expr first = mul(var(n.t), intImm(4));
+      Expr r0 = div(first, o.width), q0 = mod(first, o.width);
+      // The group's 4 elements are one row's consecutive ones (width % 4 == 0 under `vec`).
+      Expr whole = land(land(var(o.vec), lt(first, o.total)),
+                        o.inside(k0, r0, add(q0, intImm(3))));
+      Stmt vector = store(o.next, reg(o, intImm(0)), "rtcuda_load4",
+                          load(o.p.name, {o.srcRow(k0, r0, q0), o.srcCol(k0, r0, q0)}, o.p.type));
+      Stmt scalar = perElement(o, [&](Expr elem) {
+        Expr rr = var(n.r), qq = var(n.q);
+        return store(o.next, reg(o, var(n.e)), "=",
+                     select(land(lt(elem, o.total), o.inside(k0, rr, qq)),
+                            load(o.p.name, {o.srcRow(k0, rr, qq), o.srcCol(k0, rr, qq)}, o.p.type),
+                            cast(o.p.type, intImm(0))));
+      });
+      loops.push_back(perQuad(o, ifThen(whole, vector, scalar)));
+    }
+    return block(loops);
+  };
+  out.put = [=](Expr stage) {
+    std::vector<Stmt> loops;
+    for (const Operand &o : ops)
+      loops.push_back(perQuad(o, perElement(o, [&](Expr elem) {
+        return ifThen(lt(elem, o.total),
+                      store(o.tile, {o.tileIndex(stage, var(n.r), var(n.q))}, "=",
+                            load(o.next, reg(o, var(n.e)), o.p.type)));
+      })));
+    return block(loops);
+  };
+  return out;
+}
+
+}  // namespace rtcuda
