@@ -22,6 +22,9 @@
 //                                           }
 //                                           (store, guarded)
 //
+// The staging is double-buffered (RegisterTilingStaging.cpp): the next slab is loaded into
+// registers, 128-bit where the launch's arrays allow, while the block multiplies the current one,
+// and a thread's columns come in groups of 4 (conflict-free vector reads of B_tile).
 // A is stored transposed (A_tile[k][row]) with a pitch that is a multiple of 4 floats, so a
 // thread's rows of one k are one aligned run that nvcc reads with 128-bit loads; B_tile[k][col]
 // is read the same way with blocked skew (a thread's columns consecutive), and by consecutive

@@ -107,7 +107,7 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
                           body(elem)}),
                    LoopKind::Unrolled);
   };
-  auto reg = [=](const Operand &o, Expr e) {
+  auto reg = [=](Expr e) {
     return std::vector<Expr>{add(mul(var(n.v), intImm(4)), std::move(e))};
   };
 
@@ -119,11 +119,11 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
       // The group's 4 elements are one row's consecutive ones (width % 4 == 0 under `vec`).
       Expr whole = land(land(var(o.vec), lt(first, o.total)),
                         o.inside(k0, r0, add(q0, intImm(3))));
-      Stmt vector = store(o.next, reg(o, intImm(0)), "rtcuda_load4",
+      Stmt vector = store(o.next, reg(intImm(0)), "rtcuda_load4",
                           load(o.p.name, {o.srcRow(k0, r0, q0), o.srcCol(k0, r0, q0)}, o.p.type));
       Stmt scalar = perElement(o, [&](Expr elem) {
         Expr rr = var(n.r), qq = var(n.q);
-        return store(o.next, reg(o, var(n.e)), "=",
+        return store(o.next, reg(var(n.e)), "=",
                      select(land(lt(elem, o.total), o.inside(k0, rr, qq)),
                             load(o.p.name, {o.srcRow(k0, rr, qq), o.srcCol(k0, rr, qq)}, o.p.type),
                             cast(o.p.type, intImm(0))));
@@ -138,7 +138,7 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
       loops.push_back(perQuad(o, perElement(o, [&](Expr elem) {
         return ifThen(lt(elem, o.total),
                       store(o.tile, {o.tileIndex(stage, var(n.r), var(n.q))}, "=",
-                            load(o.next, reg(o, var(n.e)), o.p.type)));
+                            load(o.next, reg(var(n.e)), o.p.type)));
       })));
     return block(loops);
   };
