@@ -74,6 +74,7 @@ RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, double, unsigned long long, __double_as_lon
 // element of an array) does not compile rather than testing a temporary's address.
 const char *kVectorHelpers = R"(
 // 128-bit loads of 4 consecutive floats, where the kernel checked that they are aligned.
+// clang-format off
 static __device__ __forceinline__ int rtcuda_aligned16(const float &first) {
   return (int)(((unsigned long long)&first & 15ull) == 0ull);
 }
@@ -87,6 +88,7 @@ static __device__ __forceinline__ void rtcuda_load4(float *to, const float &firs
 }
 int rtcuda_aligned16(const float &&) = delete;
 void rtcuda_load4(float *, const float &&) = delete;
+// clang-format on
 )";
 
 bool usesVectorHelpers(const ir::Kernel &k) {

@@ -287,8 +287,8 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   Expr more = lt(add(kk, var(depth)), kEnd);
   Stmt slabs = block({
       comment("stage the first slab of " + c.rowArray + " and of " + c.colArray +
-              "; each later one is loaded into registers while the block multiplies the one "
-              "before, and stored into the other buffer"),
+              "; each later one goes to registers"),
+      comment("while the block multiplies the one before, then into the other buffer"),
       decl(names.stage, kInt, intImm(0)), staging.fetch(kLoop->min), staging.put(intImm(0)),
       barrier(),
       forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
