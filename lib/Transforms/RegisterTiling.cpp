@@ -227,7 +227,9 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
       decl(row0, kInt, simplify(substitute(rows.decl->value,
                                            {{rowsLoop->name, mul(var(tileRow), threadRows)},
                                             {rows.loop->name, intImm(0)}}))),
-      decl(col0, kInt, mul(var(tileCol), tileCols)),
+      decl(col0, kInt, simplify(substitute(cols.decl->value,
+                                           {{colsLoop->name, mul(var(tileCol), threadCols)},
+                                            {cols.loop->name, intImm(0)}}))),
       decl(depth, kInt, depthValue),
       decl(aPitch, kInt, pitch)});
   for (auto [name, type, size] :

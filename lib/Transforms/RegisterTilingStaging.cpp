@@ -21,6 +21,7 @@
 #include "RegisterTilingStaging.h"
 
 #include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
 
 namespace rtcuda {
 
@@ -33,11 +34,17 @@ const Type kInt = Type::of(ScalarKind::Int);
 Expr eq(Expr a, Expr b) { return binary("==", std::move(a), std::move(b)); }
 
 // 1 where 128-bit loads of `p`'s rows are possible at this launch: float elements, a row
-// pitch that is a multiple of 4 (so is every group's first column) and an aligned base.
-Expr vectorizable(const Param &p, Expr groupWidth) {
+// pitch that is a multiple of 4, groups of 4 that start at a multiple of 4 (the slab's first
+// column `firstCol` and its width `groupWidth` multiples of 4) and an aligned base.
+Expr vectorizable(const Param &p, Expr groupWidth, Expr firstCol) {
   if (p.type.kind != ScalarKind::Float || p.dims.size() != 2 || !p.dims[1]) return intImm(0);
-  return land(land(eq(mod(std::move(groupWidth), intImm(4)), intImm(0)),
-                   eq(mod(p.dims[1], intImm(4)), intImm(0))),
+  auto four = [](Expr e) { return simplify(eq(mod(std::move(e), intImm(4)), intImm(0))); };
+  Expr start = four(std::move(firstCol));
+  int64_t known = 0;
+  if (isConst(start, &known) && !known) return intImm(0);  // a constant first column off 4
+  Expr all = four(std::move(groupWidth));
+  if (!isConst(start)) all = land(all, start);
+  return land(land(all, four(p.dims[1])),
               call("rtcuda_aligned16", {load(p.name, {intImm(0), intImm(0)}, p.type)}, kInt));
 }
 
@@ -67,8 +74,8 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
               decl(n.aNext, a.type, nullptr, mul(var(n.aQuads), intImm(4))),
               decl(n.bNext, b.type, nullptr, mul(var(n.bQuads), intImm(4))),
               comment("128-bit loads where this launch's arrays allow them"),
-              decl(n.aVec, kInt, vectorizable(a, s.depth)),
-              decl(n.bVec, kInt, vectorizable(b, s.tileCols))};
+              decl(n.aVec, kInt, vectorizable(a, s.depth, s.kMin)),
+              decl(n.bVec, kInt, vectorizable(b, s.tileCols, s.col0))};
 
   // One operand: the slab is `total` elements, `width` per source row; element (r, q) of the
   // slab is the source's [srcRow(r)][srcCol(q)], inside where `inside(r, q)`.

@@ -22,7 +22,7 @@
 // CHECK:      __shared__ float A_tile[
 // CHECK:      __shared__ float B_tile[
 // CHECK:      int A_vec = depth % 4 == 0 && m % 4 == 0 && rtcuda_aligned16(A[0][0]);
-// CHECK-NEXT: int B_vec = block_cols % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0][0]);
+// CHECK-NEXT: int B_vec = block_cols % 4 == 0 && col0 % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0][0]);
 // CHECK:        int j = col0 + s / col_group * (GEMM_BIAS_THREAD_COLS * col_group) + (thread_col * col_group + s % col_group);
 // CHECK:          sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] = bias[j];
 // CHECK:      int stage = 0;
