@@ -275,6 +275,8 @@ void validateKernel(KernelOptions &k, const Options &o, const Sites &s) {
               "expected 0 or a block size within [" + std::to_string(k.blockSize.min) + ", " +
                   std::to_string(k.blockSize.max) + "]");
 
+  k.autoMapping = !s.given(Field::Merge) && !s.given(Field::Skew) && !s.given(Field::Prefetch) &&
+                  !s.given(Field::MergeLevelMax) && !s.given(Field::SkewLevelMax);
   fitLevels(k.merge, k.mergeLevel, Field::MergeLevelMin, Field::MergeLevelMax, s);
   fitLevels(k.skew, k.skewLevel, Field::SkewLevelMin, Field::SkewLevelMax, s);
 

@@ -211,6 +211,8 @@ KernelConfig parseKernelConfig(const std::string &display, const std::string &te
   }
 
   validateKernel(k, o, sites);
+  if (byKey.count("PREFETCHING"))
+    k.autoMapping = false;
   if (!prefetching)
     k.prefetch.clear();
   return kc;

@@ -2,6 +2,8 @@
 // `rtcuda translate --print-after=<step>` prints the IR after any of them.
 #include "rtcuda/Transforms/Pipeline.h"
 
+#include "RegisterTiling.h"
+
 #include "rtcuda/Analysis/ParallelNest.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
@@ -20,6 +22,7 @@ const std::vector<Pass> &kernelPasses() {
   static const std::vector<Pass> passes = {
       {"AtomicUpdates", "make updates that threads may share atomic", atomicUpdates},
       {"NeighbourReuse", "stencils and filters: several outputs per thread (merge and skew)", neighbourReuse},
+      {"ContractionForm", "a contraction's accumulator in a register, a triangle's guard on its store", contractionForm},
       {"BlockMerge", "each thread computes MERGE_LEVEL rows (strip-mine and jam)", blockMerge},
       {"BlockSkew", "each thread computes SKEW_LEVEL columns (strip-mine and jam)", blockSkew},
       {"RegisterTiling", "blocks own rectangles; both operands staged in shared memory", registerTiling},
@@ -203,6 +206,23 @@ ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpO
   return keep ? boxed : k;
 }
 
+// Whether the passes up to RegisterTiling tile `k` under `o` (asked silently).
+bool registerTiles(const ir::Kernel &k, const KernelOptions &o, const CallSites *callSites) {
+  Diagnostics quiet;
+  quiet.quiet = true;
+  PassContext ctx{o, quiet, callSites};
+  ir::Kernel t = k;
+  try {
+    for (const Pass &pass : kernelPasses()) {
+      t = pass.run(t, ctx);
+      if (pass.name == std::string("RegisterTiling")) break;
+    }
+  } catch (const CompileError &) {
+    return false;
+  }
+  return std::find(t.passes.begin(), t.passes.end(), "RegisterTiling") != t.passes.end();
+}
+
 }  // namespace
 
 LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
@@ -240,7 +260,22 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   out.kernel = k;
   if (dump.stopAfter == "ParallelLoops") return out;
 
-  PassContext ctx{source.options, diags, callSites};
+  // A contraction whose config leaves merge, skew and prefetch to the analysis gets
+  // RegisterTiling's mapping, where the passes then tile it.
+  KernelOptions options = source.options, chosen;
+  if (options.autoMapping && contractionMapping(k, options, chosen) &&
+      registerTiles(k, chosen, callSites)) {
+    options = chosen;
+    std::string names;
+    for (const std::string &a : chosen.prefetch) names += (names.empty() ? "" : ", ") + a;
+    size_t before = k.remarks.size();
+    k.remarks.push_back("register tiling: chosen by the analysis for this contraction (the "
+                        "config leaves merge, skew and prefetch to it): merge, skew, prefetch " +
+                        names);
+    locateRemarks(k, before, "RegisterTiling", source.kernel, out.remarks);
+  }
+  out.options = options;
+  PassContext ctx{options, diags, callSites};
   for (const Pass &pass : kernelPasses()) {
     size_t before = k.remarks.size();
     k = runPass(pass, k, ctx, dump);
@@ -250,7 +285,7 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
       return out;
     }
   }
-  k.tuning = tuningSpace(k, source.options);
+  k.tuning = tuningSpace(k, options);
   out.kernel = k;
   return out;
 }

@@ -78,10 +78,6 @@ bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
   return true;
 }
 
-bool writes(const Kernel &k, const std::string &array) {
-  return storesTo(k.body, array) || storesTo(k.finish, array);
-}
-
 // Statements whose guard may go: they write only the thread's own arrays and read no array
 // of the kernel's parameters.
 bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
@@ -104,70 +100,22 @@ bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
 
 }  // namespace
 
-bool findContraction(const Kernel &k, const KernelOptions &o, Contraction *out) {
-  if (!o.merge || !o.skew || o.prefetch.size() < 2 || !k.reductions.empty() ||
-      !k.atomicArrays.empty())
-    return false;
-  std::vector<Stmt> loops = parallelLoops(k);
-  if (loops.size() != 2) return false;
-  const std::set<std::string> loopVars{loops[0]->name, loops[1]->name};
-  for (const Stmt &s : statementsOf(loops[1]->body)) {
-    int64_t step = 0;
-    if (s->kind != StmtKind::For || s->loopKind != LoopKind::Serial ||
-        !isConst(s->step, &step) || step != 1 || mentionsAny(s->min, loopVars) ||
-        mentionsAny(s->end, loopVars))
-      continue;
-    Strip rows, cols;
-    if (!findStrip(s->body, LoopKind::Merge, rows)) continue;
-    Contraction c;
-    c.reduceLoop = s;
-    c.rowVar = rows.decl->name;
-    c.colVar = findStrip(s->body, LoopKind::Skew, cols) ? cols.decl->name : loops[1]->name;
-    // How each prefetched array is read in the loop: 1 = R[i][k], 2 = C[k][j], 3 = otherwise.
-    std::map<std::string, int> shape;
-    visitStmt(s->body, nullptr, [&](const Expr &e) {
-      visitExpr(e, [&](const Expr &n) {
-        if (n->kind != ExprKind::Load ||
-            std::find(o.prefetch.begin(), o.prefetch.end(), n->name) == o.prefetch.end())
-          return;
-        int kind = 3;
-        if (n->operands.size() == 2 && isVar(n->operands[0], c.rowVar) &&
-            isVar(n->operands[1], s->name))
-          kind = 1;
-        else if (n->operands.size() == 2 && isVar(n->operands[0], s->name) &&
-                 isVar(n->operands[1], c.colVar))
-          kind = 2;
-        int &seen = shape[n->name];
-        seen = seen == 0 || seen == kind ? kind : 3;
-      });
-    });
-    for (const std::string &a : o.prefetch) {
-      auto it = shape.find(a);
-      if (it == shape.end() || writes(k, a)) continue;
-      if (it->second == 1 && c.rowArray.empty()) c.rowArray = a;
-      if (it->second == 2 && c.colArray.empty()) c.colArray = a;
-    }
-    if (c.rowArray.empty() || c.colArray.empty()) return false;
-    if (out) *out = c;
-    return true;
-  }
-  return false;
-}
-
 Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   Contraction c;
   Strip rows, cols;
-  if (!findContraction(k, ctx.options, &c) || !findStrip(c.reduceLoop->body, LoopKind::Merge, rows) ||
+  std::string why;
+  if (!findContraction(k, ctx.options, &c, &why) ||
+      !findStrip(c.reduceLoop->body, LoopKind::Merge, rows) ||
       !findStrip(c.reduceLoop->body, LoopKind::Skew, cols)) {
-    if (!ctx.options.merge || !ctx.options.skew || ctx.options.prefetch.size() < 2) return k;
+    if (!ctx.options.merge || !ctx.options.skew || ctx.options.prefetch.empty()) return k;
     Kernel out = k;
-    out.remarks.push_back("register tiling: not a contraction (a serial loop k reading one "
-                          "prefetched array as R[i][k] and another as C[k][j]); not tiled");
+    out.remarks.push_back("register tiling: not a contraction (" +
+                          (why.empty() ? "no strips of merged rows and skewed columns in the "
+                                         "serial loop" : why) + "); not tiled");
     return out;
   }
   std::vector<Stmt> loops = parallelLoops(k);
   const Stmt &rowsLoop = loops[0], &colsLoop = loops[1], &kLoop = c.reduceLoop;
-  const Param &rowParam = *k.findParam(c.rowArray), &colParam = *k.findParam(c.colArray);
 
   Expr blockSize = var(k.macro("BLOCKSIZE")), threadCols = var(k.macro("THREAD_COLS"));
   Expr threadRows = div(blockSize, threadCols);
@@ -182,9 +130,13 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   // one), all four in the 48 KB of static shared memory.
   // The cap is a multiple of 4 (so are the powers of two of TILE_K from 4): whole groups of 4
   // along k, read with 128-bit loads.
-  Expr capAny = div(intImm(48 * 1024),
-                    mul(intImm(2), add(mul(pitch, intImm(rowParam.type.bytes())),
-                                       mul(tileCols, intImm(colParam.type.bytes())))));
+  // Bytes of one k-row of every tile: a row operand's tile is `pitch` wide, a column's BN.
+  Expr rowBytes;
+  for (const ContractionOperand &op : c.operands) {
+    Expr bytes = mul(op.column ? tileCols : pitch, intImm(k.findParam(op.array)->type.bytes()));
+    rowBytes = rowBytes ? add(rowBytes, bytes) : bytes;
+  }
+  Expr capAny = div(intImm(48 * 1024), mul(intImm(2), rowBytes));
 
 
   auto fresh = [&](const std::string &base) { return freshName(k, base); };
@@ -192,7 +144,17 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
   std::string tileRow = fresh("tile_row"), tileCol = fresh("tile_col");
   std::string row0 = fresh("row0"), col0 = fresh("col0"), depth = fresh("depth");
   std::string aPitch = fresh(c.rowArray + "_pitch");
-  std::string aTile = fresh(c.rowArray + "_tile"), bTile = fresh(c.colArray + "_tile");
+  // A tile per operand: `A_tile`, or `A_rows_tile` / `A_cols_tile` where one array is several.
+  std::vector<OperandNames> opNames;
+  for (size_t n = 0; n < c.operands.size(); ++n) {
+    const ContractionOperand &op = c.operands[n];
+    int uses = 0;
+    for (const ContractionOperand &o : c.operands) uses += o.array == op.array;
+    std::string base = op.array + (uses == 1 ? "" : op.column ? "_cols" : "_rows");
+    if (uses > 2) base += op.kMajor ? "_k" : "";
+    opNames.push_back({fresh(base + "_tile"), fresh(base + "_next"), fresh(base + "_vec"),
+                       fresh(std::string(1, char('a' + n)) + "_quads")});
+  }
   std::string kt = fresh(kLoop->name + "_tile"), t = fresh("t"), r = fresh("r"), q = fresh("q");
 
   // The sizes by name in the kernel (kernel.cu declares each once, as a constant:
@@ -232,18 +194,19 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
                                             {cols.loop->name, intImm(0)}}))),
       decl(depth, kInt, depthValue),
       decl(aPitch, kInt, pitch)});
-  for (auto [name, type, size] :
-       {std::tuple{aTile, rowParam.type, mul(intImm(2), mul(var(depth), var(aPitch)))},
-        std::tuple{bTile, colParam.type, mul(intImm(2), mul(var(depth), tileCols))}}) {
-    auto shared = std::make_shared<StmtNode>(*decl(name, type, nullptr, size));
+  // A row operand's tile is `pitch` wide, a column operand's BN.
+  auto widthOf = [&](const ContractionOperand &op) { return op.column ? tileCols : var(aPitch); };
+  for (size_t n = 0; n < c.operands.size(); ++n) {
+    const ContractionOperand &op = c.operands[n];
+    Expr size = mul(intImm(2), mul(var(depth), widthOf(op)));
+    auto shared = std::make_shared<StmtNode>(
+        *decl(opNames[n].tile, k.findParam(op.array)->type, nullptr, size));
     shared->shared = true;
     head.push_back(shared);
   }
 
-  StagingNames names{aTile, bTile, fresh(c.rowArray + "_next"), fresh(c.colArray + "_next"),
-                      fresh(c.rowArray + "_vec"), fresh(c.colArray + "_vec"), fresh("a_quads"),
-                      fresh("b_quads"), fresh("v"), fresh("e"), t, r, q, fresh("stage"),
-                      fresh("col_group")};
+  StagingNames names{opNames, fresh("v"), fresh("e"), t, r, q, fresh("stage"),
+                     fresh("col_group")};
   StagingShape shape{blockSize, tileRows, tileCols, threadCols, var(depth), var(aPitch),
                      var(row0), var(col0), rows.end, cols.end, kLoop->min, kLoop->end};
   Staging staging = buildStaging(k, c, names, shape);
@@ -273,33 +236,43 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
     return relayout(stripGuard && onlyThreadLocal(k, s->body) ? s->body : s);
   }, [&](const Expr &e) -> Expr {
     if (e->kind != ExprKind::Load || e->operands.size() != 2) return e;
-    if (e->name == c.rowArray && isVar(e->operands[0], c.rowVar) &&
-        isVar(e->operands[1], kLoop->name))
-      return load(aTile, {add(add(var(staging.aOffset), mul(kOffset, var(aPitch))),
-                              sub(var(c.rowVar), var(row0)))}, e->type);
-    if (e->name == c.colArray && isVar(e->operands[0], kLoop->name) &&
-        isVar(e->operands[1], c.colVar))
-      return load(bTile, {add(add(var(staging.bOffset), mul(kOffset, tileCols)),
-                              sub(var(c.colVar), var(col0)))}, e->type);
+    for (size_t n = 0; n < c.operands.size(); ++n) {
+      const ContractionOperand &op = c.operands[n];
+      const std::string &x = op.column ? c.colVar : c.rowVar;
+      const Expr &kSub = e->operands[op.kMajor ? 0 : 1], &xSub = e->operands[op.kMajor ? 1 : 0];
+      if (e->name == op.array && isVar(kSub, kLoop->name) && isVar(xSub, x))
+        return load(opNames[n].tile, {add(add(var(staging.offsets[n]), mul(kOffset, widthOf(op))),
+                                          sub(var(x), var(op.column ? col0 : row0)))},
+                    e->type);
+    }
     return e;
   });
   Stmt fullSlab = forLoop(kLoop->name, kLoop->type, kk, add(kk, var(depth)), intImm(1), slabBody,
                           LoopKind::Unrolled);
   Stmt lastSlab = forLoop(kLoop->name, kLoop->type, kk, kEnd, intImm(1), slabBody);
   Expr more = lt(add(kk, var(depth)), kEnd);
+  std::string staged;
+  for (size_t n = 0; n < c.operands.size(); ++n)
+    staged += std::string(n == 0 ? "" : n + 1 == c.operands.size() ? " and of " : ", of ") +
+              c.operands[n].array +
+              (opNames[n].tile == c.operands[n].array + "_tile" ? ""
+               : c.operands[n].column                             ? " (columns)"
+                                                                  : " (rows)");
+  std::vector<Stmt> slab;
+  for (size_t n = 0; n < c.operands.size(); ++n)
+    slab.push_back(decl(staging.offsets[n], kInt,
+                        mul(var(names.stage), mul(var(depth), widthOf(c.operands[n])))));
+  slab.insert(slab.end(), {ifThen(more, staging.fetch(add(kk, var(depth)))),
+                           ifThen(binary("<=", add(kk, var(depth)), kEnd), fullSlab, lastSlab),
+                           ifThen(more, staging.put(sub(intImm(1), var(names.stage)))), barrier(),
+                           assign(names.stage, "=", sub(intImm(1), var(names.stage)))});
   Stmt slabs = block({
-      comment("stage the first slab of " + c.rowArray + " and of " + c.colArray +
-              "; each later one goes to registers"),
+      comment("stage the first slab of " + staged + "; each later one goes to registers"),
       comment("while the block multiplies the one before, then into the other buffer"),
       decl(names.stage, kInt, intImm(0)), staging.fetch(kLoop->min), staging.put(intImm(0)),
       barrier(),
       forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
-              block({decl(staging.aOffset, kInt, mul(var(names.stage), mul(var(depth), var(aPitch)))),
-                     decl(staging.bOffset, kInt, mul(var(names.stage), mul(var(depth), tileCols))),
-                     ifThen(more, staging.fetch(add(kk, var(depth)))),
-                     ifThen(binary("<=", add(kk, var(depth)), kEnd), fullSlab, lastSlab),
-                     ifThen(more, staging.put(sub(intImm(1), var(names.stage)))), barrier(),
-                     assign(names.stage, "=", sub(intImm(1), var(names.stage)))}),
+              block(slab),
               LoopKind::Tile)});
 
   std::vector<Stmt> body;
@@ -341,7 +314,12 @@ Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +
                         c.rowVar + "' x '" + c.colVar + "', each thread " +
                         k.macro("MERGE_LEVEL") + " x " + k.macro("SKEW_LEVEL") + " of them");
-  out.remarks.push_back("prefetch: " + c.rowArray + " and " + c.colArray + " staged in shared "
+  std::string arrays;
+  for (size_t n = 0; n < c.operands.size(); ++n)
+    arrays += std::string(n == 0 ? "" : n + 1 == c.operands.size() ? " and " : ", ") +
+              c.operands[n].array +
+              (c.operands[n].kMajor != c.operands[n].column ? " (transposed)" : "");
+  out.remarks.push_back("prefetch: " + arrays + " staged in shared "
                         "memory in slabs of " + k.macro("TILE_K") + " along '" + kLoop->name +
                         "' (fewer where 48 KB would not hold them), coalesced loads");
   return out;

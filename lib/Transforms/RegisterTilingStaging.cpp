@@ -1,4 +1,4 @@
-// RegisterTiling's staging: both operands of a contraction go through two shared-memory buffers.
+// RegisterTiling's staging: the operands of a contraction go through two shared-memory buffers.
 //
 // Before the slab loop the block stages slab 0 into buffer 0. Each iteration then loads the
 // next slab from global memory into registers (`A_next`, `B_next`), multiplies the current
@@ -52,11 +52,7 @@ Expr vectorizable(const Param &p, Expr groupWidth, Expr firstCol) {
 
 Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &n,
                      const StagingShape &s) {
-  const Param &a = *k.findParam(c.rowArray), &b = *k.findParam(c.colArray);
   Staging out;
-  out.aOffset = n.aTile + "_base";
-  out.bOffset = n.bTile + "_base";
-  Expr aTotal = mul(s.tileRows, s.depth), bTotal = mul(s.depth, s.tileCols);
   auto quads = [&](Expr total) {
     return div(add(div(add(total, intImm(3)), intImm(4)), sub(s.blockSize, intImm(1))),
                s.blockSize);
@@ -68,37 +64,50 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
   bool striped = false;
   for (const TuningParam &t : k.tuning) striped |= t.name == "SKEW_STRIPED";
   if (striped) group = select(var(k.macro("SKEW_STRIPED")), intImm(1), group);
-  out.head = {decl(n.colGroup, kInt, group),
-              decl(n.aQuads, kInt, quads(aTotal)),
-              decl(n.bQuads, kInt, quads(bTotal)),
-              decl(n.aNext, a.type, nullptr, mul(var(n.aQuads), intImm(4))),
-              decl(n.bNext, b.type, nullptr, mul(var(n.bQuads), intImm(4))),
-              comment("128-bit loads where this launch's arrays allow them"),
-              decl(n.aVec, kInt, vectorizable(a, s.depth, s.kMin)),
-              decl(n.bVec, kInt, vectorizable(b, s.tileCols, s.col0))};
 
   // One operand: the slab is `total` elements, `width` per source row; element (r, q) of the
-  // slab is the source's [srcRow(r)][srcCol(q)], inside where `inside(r, q)`.
+  // slab is the source's [srcRow(r)][srcCol(q)], inside where `inside(r, q)`. A tile is k-major
+  // (`tileWidth` apart); the source is read along its rows: R[x][k] (k minor) by consecutive
+  // k, R[k][x] (k major) by consecutive x (rows of A, or columns of B).
   struct Operand {
     const Param &p;
     std::string next, quads, vec, tile;
     Expr total, width;
     std::function<Expr(Expr, Expr, Expr)> srcRow, srcCol, inside;  // (k0, r, q)
     std::function<Expr(Expr, Expr, Expr)> tileIndex;                // (stage, r, q)
+    Expr vecOk;
   };
+  std::vector<Operand> ops;
+  for (size_t i = 0; i < c.operands.size(); ++i) {
+    const ContractionOperand &op = c.operands[i];
+    const OperandNames &names = n.operands[i];
+    const Param &p = *k.findParam(op.array);
+    Expr ext = op.column ? s.tileCols : s.tileRows, x0 = op.column ? s.col0 : s.row0;
+    Expr xEnd = op.column ? s.colsEnd : s.rowsEnd, tileWidth = op.column ? s.tileCols : s.aPitch;
+    Expr buffer = mul(s.depth, tileWidth);
+    out.offsets.push_back(names.tile + "_base");
+    if (!op.kMajor)
+      ops.push_back({p, names.next, names.quads, names.vec, names.tile, mul(ext, s.depth), s.depth,
+                     [=](Expr, Expr r, Expr) { return add(x0, r); },
+                     [=](Expr k0, Expr, Expr q) { return add(k0, q); },
+                     [=](Expr k0, Expr r, Expr q) { return land(lt(add(x0, r), xEnd), lt(add(k0, q), s.kEnd)); },
+                     [=](Expr st, Expr r, Expr q) { return add(add(mul(st, buffer), mul(q, tileWidth)), r); },
+                     vectorizable(p, s.depth, s.kMin)});
+    else
+      ops.push_back({p, names.next, names.quads, names.vec, names.tile, mul(s.depth, ext), ext,
+                     [=](Expr k0, Expr r, Expr) { return add(k0, r); },
+                     [=](Expr, Expr, Expr q) { return add(x0, q); },
+                     [=](Expr k0, Expr r, Expr q) { return land(lt(add(k0, r), s.kEnd), lt(add(x0, q), xEnd)); },
+                     [=](Expr st, Expr r, Expr q) { return add(add(mul(st, buffer), mul(r, tileWidth)), q); },
+                     vectorizable(p, ext, x0)});
+  }
+  out.head = {decl(n.colGroup, kInt, group)};
+  for (const Operand &o : ops) out.head.push_back(decl(o.quads, kInt, quads(o.total)));
+  for (const Operand &o : ops)
+    out.head.push_back(decl(o.next, o.p.type, nullptr, mul(var(o.quads), intImm(4))));
+  out.head.push_back(comment("128-bit loads where this launch's arrays allow them"));
+  for (const Operand &o : ops) out.head.push_back(decl(o.vec, kInt, o.vecOk));
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
-  Expr aBuffer = mul(s.depth, s.aPitch), bBuffer = mul(s.depth, s.tileCols);
-  std::vector<Operand> ops{
-      {a, n.aNext, n.aQuads, n.aVec, n.aTile, aTotal, s.depth,
-       [=](Expr, Expr r, Expr) { return add(s.row0, r); },
-       [=](Expr k0, Expr, Expr q) { return add(k0, q); },
-       [=](Expr k0, Expr r, Expr q) { return land(lt(add(s.row0, r), s.rowsEnd), lt(add(k0, q), s.kEnd)); },
-       [=](Expr st, Expr r, Expr q) { return add(add(mul(st, aBuffer), mul(q, s.aPitch)), r); }},
-      {b, n.bNext, n.bQuads, n.bVec, n.bTile, bTotal, s.tileCols,
-       [=](Expr k0, Expr r, Expr) { return add(k0, r); },
-       [=](Expr, Expr, Expr q) { return add(s.col0, q); },
-       [=](Expr k0, Expr r, Expr q) { return land(lt(add(k0, r), s.kEnd), lt(add(s.col0, q), s.colsEnd)); },
-       [=](Expr st, Expr r, Expr q) { return add(add(mul(st, bBuffer), mul(r, s.tileCols)), q); }}};
 
   // for (v < quads) { int t = tid + v * BLOCKSIZE; <body(t)> }, unrolled.
   auto perQuad = [=](const Operand &o, Stmt body) {

@@ -1,4 +1,4 @@
-// Internal to RegisterTiling: the double-buffered staging of a contraction's two operands.
+// Internal to RegisterTiling: the double-buffered staging of a contraction's operands.
 #pragma once
 
 #include "RegisterTiling.h"
@@ -7,12 +7,17 @@
 
 namespace rtcuda {
 
+// Names the staging code declares for one operand (fresh in the kernel).
+struct OperandNames {
+  std::string tile;                  // the shared tile, two buffers
+  std::string next;                  // a thread's share of the next slab, in registers
+  std::string vec;                   // 1 when 128-bit loads of the operand are aligned
+  std::string quads;                 // groups of 4 elements per thread and slab
+};
+
 // Names the staging code declares (fresh in the kernel).
 struct StagingNames {
-  std::string aTile, bTile;          // the shared tiles, two buffers each
-  std::string aNext, bNext;          // a thread's share of the next slab, in registers
-  std::string aVec, bVec;            // 1 when 128-bit loads of the operand are aligned
-  std::string aQuads, bQuads;        // groups of 4 elements per thread and slab
+  std::vector<OperandNames> operands;  // as Contraction::operands
   std::string v, e, t, r, q;         // loop and index variables
   std::string stage;                 // the buffer the block multiplies from (0 or 1)
   std::string colGroup;              // consecutive columns of a thread
@@ -26,10 +31,10 @@ struct StagingShape {
 
 struct Staging {
   std::vector<ir::Stmt> head;  // declarations before the slab loop
-  std::string aOffset, bOffset;  // names of the current buffers' offsets, declared per slab
+  std::vector<std::string> offsets;  // names of the current buffers' offsets, declared per slab
   // Loads the slab starting at `k0` into the thread's registers (zero outside the matrices).
   std::function<ir::Stmt(ir::Expr k0)> fetch;
-  // Stores the registers into buffer `stage` of both tiles.
+  // Stores the registers into buffer `stage` of every tile.
   std::function<ir::Stmt(ir::Expr stage)> put;
 };
 

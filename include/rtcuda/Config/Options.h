@@ -43,6 +43,9 @@ struct KernelOptions {
   bool skew = false;             // BlockSkew: SKEW_LEVEL results per thread along columns
   std::vector<std::string> prefetch;     // arrays staged in shared memory (PREFETCHED_ARRAYS)
   std::vector<std::string> noPrefetch;   // arrays never staged (NON_PREFETCHED_ARRAYS)
+  // The config wrote none of merge, skew, prefetch (nor their levels): the analysis may choose
+  // them (a contraction gets RegisterTiling's mapping, docs/passes/RegisterTiling.md).
+  bool autoMapping = false;
 
   // Legacy dialect: the row width of 1-D pointer parameters indexed with two subscripts
   // (ROW_DIM), a C expression over the kernel's scalar parameters. Empty = not given.
