@@ -96,6 +96,7 @@ public:
   std::string fresh(const Expr &e) {
     std::string base = describe(e, 0);
     if (base.empty() || base.size() > 40) base = "derived_size";
+    if (std::isdigit(static_cast<unsigned char>(base[0]))) base = "size_" + base;  // 2_x_...
     std::string n = base;
     for (int i = 2; used.count(n); ++i) n = base + "_" + std::to_string(i);
     used.insert(n);

@@ -3,8 +3,10 @@
 // buffers each (the next slab loaded into registers, with 128-bit loads where the launch's
 // arrays are aligned, while the block multiplies the current one; one barrier per slab), a
 // thread's columns come in groups of 4, and the multiply-adds read the tiles without guards. The init
-// (which reads bias) and the stores keep their guards. A kernel that reads A transposed is not a
-// contraction of this shape: it keeps the collapsed mapping, with a remark.
+// (which reads bias) and the stores keep their guards. A kernel that reads A transposed (A[k][i])
+// stages it along its rows (consecutive threads take consecutive rows of the tile); one that
+// reads B at a column other than j is not a contraction: it keeps the collapsed mapping, with a
+// remark saying what was found.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=RegisterTiling | FileCheck %s
 // RUN: FileCheck --check-prefix=NOTES %s < %t/out/kernel.cu
@@ -56,6 +58,14 @@
 // CHECK-NEXT:   C[i][j] = sum[m_ * GEMM_BIAS_SKEW_LEVEL + s];
 //
 // CHECK-LABEL: IR after RegisterTiling (kernel gemm_at)
+// CHECK:      __shared__ float A_tile[2 * (depth * A_pitch)];
+// CHECK:      __shared__ float B_tile[2 * (depth * block_cols)];
+// CHECK:      int A_vec = block_rows % 4 == 0 && row0 % 4 == 0 && n % 4 == 0 && rtcuda_aligned16(A[0][0]);
+// CHECK:      A_next[v * 4 + e] = t * 4 + e < depth * block_rows && (r < m && row0 + q < n) ? A[r][row0 + q] : (float)0;
+// CHECK:      A_tile[0 * (depth * A_pitch) + r * A_pitch + q] = A_next[v * 4 + e];
+// CHECK:      A_tile[A_tile_base + (k - k_tile) * A_pitch + (i - row0)] * B_tile[B_tile_base + (k - k_tile) * block_cols + (j - col0)];
+//
+// CHECK-LABEL: IR after RegisterTiling (kernel gemm_shift)
 // CHECK:      for (int i_merged = 0;
 // CHECK-NOT:  __shared__
 // CHECK:      }
@@ -73,12 +83,14 @@
 // NOTES: RTCUDA_SHARED_ARRAY(float, A_tile, 2 * depth_x_a_pitch);
 // NOTES: float A_tile_reg_full = 
 // NOTES: float A_tile_reg_tail = 
-// NOTES: register tiling: not a contraction
+// NOTES: prefetch: A (transposed) and B staged in shared memory
+// NOTES: register tiling: not a contraction (loop 'k' reads no prefetched array as C[k][j] or
+// NOTES-NEXT: C[j][k]; 'B' also read with subscripts other than [i][k], [k][i], [k][j], [j][k]); not tiled
 //
 // PARAMS: #define GEMM_BIAS_THREAD_COLS 16
 // PARAMS: // TILE_K: search space 4, 8
 //
-// VERIFY: verified 2 kernel(s) at 60 parameter point(s) and 3 size(s): 0 mismatch(es)
+// VERIFY: verified 3 kernel(s) at 90 parameter point(s) and 3 size(s): 0 mismatch(es)
 
 //--- kernel.c
 void gemm_bias(int n, int m, int p, float C[n][p], const float A[n][m], const float B[m][p],
@@ -100,6 +112,15 @@ void gemm_at(int n, int m, int p, float C[n][p], const float A[m][n], const floa
       C[i][j] = sum;
     }
 }
+void gemm_shift(int n, int m, int p, float C[n][p], const float A[n][m], const float B[m][p + 1]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < p; j++) {
+      float sum = 0.0f;
+      for (int k = 0; k < m; k++)
+        sum += A[i][k] * B[k][j + 1];
+      C[i][j] = sum;
+    }
+}
 //--- config.yaml
 kernel_files: [kernel.c]
 kernels:
@@ -109,6 +130,11 @@ kernels:
     prefetch: [A, B]
     tuning: {block_size: [32, 256], merge_level: [1, 4], skew_level: [1, 4], tile_k: [4, 8]}
   - name: gemm_at
+    merge: true
+    skew: true
+    prefetch: [A, B]
+    tuning: {block_size: [32, 256], merge_level: [1, 4], skew_level: [1, 4]}
+  - name: gemm_shift
     merge: true
     skew: true
     prefetch: [A, B]
