@@ -80,7 +80,7 @@ bool hasLoad(const Expr &e) {
 
 // The array accumulated at [i][j] by a serial loop of `body`, and that loop's index.
 bool findAccumulated(const std::vector<Stmt> &body, const std::string &i, const std::string &j,
-                     std::string &array) {
+                     std::string &array, std::string &loop) {
   for (size_t n = 0; n < body.size(); ++n) {
     const Stmt &s = body[n];
     if (s->kind != StmtKind::For || s->loopKind != LoopKind::Serial) continue;
@@ -89,7 +89,10 @@ bool findAccumulated(const std::vector<Stmt> &body, const std::string &i, const 
           st->op != "=")
         array = st->name;
     });
-    if (!array.empty()) return true;
+    if (!array.empty()) {
+      loop = s->name;
+      return true;
+    }
   }
   return false;
 }
@@ -142,9 +145,9 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     guarded = body[0];
     body = statementsOf(guarded->body);
   }
-  std::string array, acc;
+  std::string array, acc, kName;
   bool changed = false;
-  if (findAccumulated(body, i, j, array)) {
+  if (findAccumulated(body, i, j, array, kName)) {
     const Param *p = k.findParam(array);
     int all = 0, exact = 0, ignored = 0;
     for (const Stmt &s : {k.body, k.finish}) countAccesses(s, array, i, j, all, ignored);
@@ -208,7 +211,7 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     if (!changed) return no("");
     Kernel out = rebuild(body);
     out.remarks.push_back("contraction: '" + array + "[" + i + "][" + j + "]' accumulates in a "
-                          "register across the loop in the body of loop '" + j + "', stored once after it");
+                          "register across loop '" + kName + "', stored once after it");
     return out;
   }
   // The guard of the triangle: on the initialization and the store only.

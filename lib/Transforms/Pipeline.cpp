@@ -263,8 +263,17 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
   // A contraction whose config leaves merge, skew and prefetch to the analysis gets
   // RegisterTiling's mapping, where the passes then tile it.
   KernelOptions options = source.options, chosen;
-  if (options.autoMapping && contractionMapping(k, options, chosen) &&
-      registerTiles(k, chosen, callSites)) {
+  std::string why;
+  bool contraction = options.autoMapping && contractionMapping(k, options, chosen, &why);
+  bool tiles = contraction && registerTiles(k, chosen, callSites);
+  if (contraction && !tiles)
+    why = "the nest reads its operands as a contraction, but the passes did not tile it";
+  if (!tiles && !why.empty()) {
+    size_t before = k.remarks.size();
+    k.remarks.push_back("register tiling: not chosen: " + why);
+    locateRemarks(k, before, "RegisterTiling", source.kernel, out.remarks);
+  }
+  if (tiles) {
     options = chosen;
     std::string names;
     for (const std::string &a : chosen.prefetch) names += (names.empty() ? "" : ", ") + a;
