@@ -142,7 +142,11 @@ Manifest readManifest(const std::string &outDir) {
       return mk;
     };
     for (const json &k : j.at("kernels")) m.kernels.push_back(entry(k));
-    for (const json &f : j.value("functions", json::array())) m.functions.push_back(entry(f));
+    for (const json &f : j.value("functions", json::array())) {
+      m.functions.push_back(entry(f));
+      for (const json &k : f.value("outlined_kernels", json::array()))
+        m.functions.back().outlined.push_back(entry(k));
+    }
     return m;
   } catch (const json::exception &e) {
     throw ManifestError(path + ": error: malformed manifest: " + e.what());

@@ -103,8 +103,13 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   bool changed = writeIfChanged(work / "rtcuda_tune_harness.h", harnessHeaderText);
   changed |= writeIfChanged(work / "rtcuda_verify.h", verifyHeaderText);
   changed |= writeIfChanged(work / "harness.cpp", harnessSource(m));
-  std::vector<std::string> renames;
+  // The program's include folders and definitions (PolyBench's), and the kernels renamed so
+  // that they do not collide with anything else.
+  std::vector<std::string> flags, renames;
+  for (const std::string &d : m.includeDirs) flags.push_back("-I" + m.dir + "/" + d);
+  for (const std::string &d : m.defines) flags.push_back("-D" + d);
   std::string renameText;
+  for (const std::string &f : flags) renameText += " " + f;
   for (const ManifestKernel &k : m.kernels) {
     renames.push_back("-D" + k.name + "=rtcuda_ref_" + k.name);
     renameText += " " + renames.back();
@@ -112,21 +117,26 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   std::vector<std::string> objects;
   std::string refText;
   for (const std::string &ref : m.referenceSources) refText += readFile((fs::path(m.dir) / ref).string());
+  for (const std::string &extra : m.extraSources) refText += readFile((fs::path(m.dir) / extra).string());
   changed |= writeIfChanged(work / "reference.hash", contentHash(refText + renameText + tools.cc));
   *exe = (work / "harness").string();
   if (!changed && fs::exists(*exe)) return true;
   fs::remove(*exe);
-  for (size_t i = 0; i < m.referenceSources.size(); ++i) {
-    std::string object = (work / ("reference" + std::to_string(i) + ".o")).string();
+  std::vector<std::string> sources = m.referenceSources;
+  sources.insert(sources.end(), m.extraSources.begin(), m.extraSources.end());
+  for (size_t i = 0; i < sources.size(); ++i) {
+    bool reference = i < m.referenceSources.size();
+    std::string object = (work / ((reference ? "reference" : "extra") + std::to_string(i) + ".o")).string();
     std::vector<std::string> cmd = splitCommand(tools.cc);
     cmd.insert(cmd.end(), {"-std=gnu11", "-O2", "-w"});
-    cmd.insert(cmd.end(), renames.begin(), renames.end());
-    cmd.insert(cmd.end(), {"-c", m.dir + "/" + m.referenceSources[i], "-o", object});
+    cmd.insert(cmd.end(), flags.begin(), flags.end());
+    if (reference) cmd.insert(cmd.end(), renames.begin(), renames.end());
+    cmd.insert(cmd.end(), {"-c", m.dir + "/" + sources[i], "-o", object});
     ProcessOptions run;
     std::string out;
     run.output = &out;
     if (runProcess(cmd, run) != 0) {
-      *error = "cannot compile " + m.referenceSources[i] + ":\n" + out;
+      *error = "cannot compile " + sources[i] + ":\n" + out;
       return false;
     }
     objects.push_back(object);
@@ -179,35 +189,51 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
   const ManifestKernel &k = job.kernel->k;
   out << "kernel " << k.name << "\nsource " << job.outDir << "/kernel.cu\ninclude " << job.outDir
       << "\nrefcache " << job.refCache << "\nseed " << job.seed << "\nreps " << job.reps
-      << "\nwarmup " << job.warmup << "\nflush " << (job.flush ? 1 : 0) << "\n";
+      << "\nwarmup " << job.warmup << "\nflush " << (job.flush ? 1 : 0) << "\nreference "
+      << (job.selfReference ? "baseline" : "c") << "\ncrosscheck " << (job.crossCheck ? 1 : 0)
+      << "\ncutoff " << job.cutoffUs << "\n";
+  const std::map<std::string, long long> &check = job.checkSizes.empty() ? job.sizes : job.checkSizes;
   // The comparison's tolerance grows with the longest reduction the sizes allow. The kernel
   // sums in the sequential order (or a tree), whose rounding differs from the reference's like
   // a random walk: the square root of the length, not the length (too lax at tuning sizes).
-  long long longest = 1;
-  for (const auto &[name, value] : job.sizes) longest = std::max(longest, value);
-  out << "reduction " << static_cast<long long>(std::ceil(std::sqrt(double(longest)))) << "\n";
-  for (const ManifestParam &p : k.params) {
-    if (p.isArray()) {
-      long long count = 0;
-      try {
-        count = std::max(0LL, evalExpr(p.elements, job.sizes));
-      } catch (...) {
-      }
-      out << "array " << typeToken(p.type) << " " << p.name << " " << count << " "
-          << (p.read ? "r" : "") << (p.written ? "w" : "") << (!p.read && !p.written ? "-" : "")
-          << "\n";
-    } else {
-      long long value = job.sizes.count(p.name) ? job.sizes.at(p.name) : 0;
-      out << "scalar " << typeToken(p.type) << " " << p.name << " "
-          << (p.role == "size" ? "size" : "value") << " " << value << "\n";
+  // At the target size two kernels' results are compared, each with its own rounding: twice.
+  auto walk = [](const std::map<std::string, long long> &sizes) {
+    long long longest = 1;
+    for (const auto &[name, value] : sizes) longest = std::max(longest, value);
+    return static_cast<long long>(std::ceil(std::sqrt(double(longest))));
+  };
+  out << "reduction " << walk(check) << " " << 2 * walk(job.sizes) << "\n";
+  auto elements = [](const ManifestParam &p, const std::map<std::string, long long> &sizes) {
+    try {
+      return std::max(0LL, evalExpr(p.elements, sizes));
+    } catch (...) {
+      return 0LL;
     }
+  };
+  auto value = [](const ManifestParam &p, const std::map<std::string, long long> &sizes) {
+    return sizes.count(p.name) ? sizes.at(p.name) : 0LL;
+  };
+  for (const ManifestParam &p : k.params) {
+    if (p.isArray())
+      out << "array " << typeToken(p.type) << " " << p.name << " " << elements(p, check) << " "
+          << elements(p, job.sizes) << " " << (p.read ? "r" : "") << (p.written ? "w" : "")
+          << (!p.read && !p.written ? "-" : "") << "\n";
+    else
+      out << "scalar " << typeToken(p.type) << " " << p.name << " "
+          << (job.sizes.count(p.name) ? "size" : "value") << " " << value(p, check) << " "
+          << value(p, job.sizes) << "\n";
   }
-  for (const VariantLaunch *v : todo) {
-    out << "variant " << v->id << " " << v->geo.threads << " " << v->geo.blocks[0] << " "
-        << v->geo.blocks[1] << " " << v->defines.size();
-    for (const auto &[macro, value] : v->defines) out << " " << macro << "=" << value;
+  auto line = [&](const char *what, const VariantLaunch &v) {
+    const Geometry &c = v.checkGeo.threads ? v.checkGeo : v.geo;
+    out << what << " " << v.id << " " << v.geo.threads << " " << v.geo.blocks[0] << " "
+        << v.geo.blocks[1] << " " << c.blocks[0] << " " << c.blocks[1] << " "
+        << (v.cubin.empty() ? "-" : v.cubin) << " " << (v.lowered.empty() ? "-" : v.lowered) << " "
+        << v.defines.size();
+    for (const auto &[macro, value] : v.defines) out << " " << macro << "=" << value;
     out << "\n";
-  }
+  };
+  if (!job.baseline.id.empty()) line("baseline", job.baseline);
+  for (const VariantLaunch *v : todo) line("variant", *v);
 }
 
 }  // namespace

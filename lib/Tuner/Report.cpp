@@ -98,10 +98,59 @@ json variantJson(const VariantRecord &r) {
     j["measured"]["from_cache"] = r.cached;
   }
   j["verified"] = r.meas ? (r.meas->verified ? "yes" : "no") : "not run";
+  j["round"] = r.round + 1;  // the last round of successive halving it ran in (0: none)
   return j;
 }
 
 }  // namespace
+
+std::vector<SummaryRow> summaryRows(const TuneRun &run) {
+  std::vector<SummaryRow> rows;
+  for (const KernelResult &kr : run.kernels) {
+    SummaryRow row;
+    row.kernel = kr.kernel->k.name;
+    row.function = kr.kernel->function;
+    row.sizes = sizesId(kr.sizes);
+    row.checkSizes = sizesId(kr.checkSizes);
+    row.seconds = kr.seconds;
+    auto timed = [](const VariantRecord &r) {
+      return r.meas && r.meas->status == "ok" ? r.meas->medianUs : -1.0;
+    };
+    if (kr.defaultIndex >= 0) {
+      row.defaultId = kr.variants[size_t(kr.defaultIndex)].id;
+      row.defaultUs = timed(kr.variants[size_t(kr.defaultIndex)]);
+    }
+    if (kr.chosen >= 0) {
+      row.tunedId = kr.variants[size_t(kr.chosen)].id;
+      row.tunedUs = timed(kr.variants[size_t(kr.chosen)]);
+    }
+    bool skipped = !kr.kernel->notMeasurable.empty() && run.measured;
+    row.decision = skipped ? "not tuned: " + kr.kernel->notMeasurable
+                   : kr.chosenBy == "measured" ? kr.why
+                   : kr.chosenBy == "model" ? "model only: nothing measured"
+                                            : kr.chosenBy;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string summaryMarkdown(const std::vector<SummaryRow> &rows) {
+  std::ostringstream o;
+  auto us = [](double v) { return v >= 0 ? fixed(v, 2) : std::string("-"); };
+  o << "| kernel | target size | checked at | default point | default us | tuned point | tuned us "
+       "| default/tuned | decision | seconds |\n|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const SummaryRow &r : rows) {
+    std::string decision = r.decision;
+    for (char &ch : decision)
+      if (ch == '|' || ch == '\n') ch = ' ';
+    o << "| " << r.kernel << (r.function.empty() ? "" : " (of " + r.function + ")") << " | "
+      << r.sizes << " | " << r.checkSizes << " | " << r.defaultId << " | " << us(r.defaultUs)
+      << " | " << r.tunedId << " | " << us(r.tunedUs) << " | "
+      << (r.defaultUs > 0 && r.tunedUs > 0 ? fixed(r.defaultUs / r.tunedUs, 3) : std::string("-"))
+      << " | " << decision << " | " << fixed(r.seconds, 1) << " |\n";
+  }
+  return o.str();
+}
 
 json reportJson(const TuneRun &run) {
   json j = {{"format", "rtcuda-tune-report"},
@@ -134,10 +183,26 @@ json reportJson(const TuneRun &run) {
                {"variants_timed", kr.timed},
                {"variants_from_cache", kr.fromCache},
                {"occupancy_disagreements", kr.occupancyDisagreements},
+               {"check_sizes", kr.checkSizes},
+               {"function", kr.kernel->function},
+               {"not_measurable", kr.kernel->notMeasurable},
+               {"decision", kr.why},
+               {"rounds", kr.rounds},
+               {"seconds", kr.seconds},
+               {"compile_seconds", kr.compileSeconds},
                {"variants", json::array()}};
     for (const VariantRecord &r : kr.variants) jk["variants"].push_back(variantJson(r));
     j["kernels"].push_back(jk);
   }
+  j["default_vs_tuned"] = json::array();
+  for (const SummaryRow &r : summaryRows(run))
+    j["default_vs_tuned"].push_back({{"kernel", r.kernel}, {"function", r.function},
+                                     {"sizes", r.sizes}, {"check_sizes", r.checkSizes},
+                                     {"default", r.defaultId},
+                                     {"default_us", r.defaultUs >= 0 ? json(r.defaultUs) : json(nullptr)},
+                                     {"tuned", r.tunedId},
+                                     {"tuned_us", r.tunedUs >= 0 ? json(r.tunedUs) : json(nullptr)},
+                                     {"decision", r.decision}, {"seconds", r.seconds}});
   return j;
 }
 
@@ -223,6 +288,14 @@ std::string reportMarkdown(const TuneRun &run) {
       << " warm-up runs, CUDA events, " << (run.options.flush ? "L2 flushed before each" : "no L2 flush")
       << "; every variant checked against the sequential C before it may win\n";
   o << "- Time: " << fixed(run.seconds, 1) << " s\n";
+  o << "\n## Default and tuned point at the target size\n\n";
+  if (run.measured)
+    o << "Each variant was checked at the *checked at* size against the sequential C (an outlined "
+         "kernel: against its default point's output), then timed at the target size; the "
+         "last round timed the best few and the default point in one run, and compared their "
+         "outputs at the target size. The tuned point replaces the default only when it is "
+         "faster by more than the noise of both.\n\n";
+  o << summaryMarkdown(summaryRows(run));
   for (const KernelResult &kr : run.kernels) {
     o << "\n## " << kr.kernel->k.name << "\n\nSizes: " << sizesText(kr) << ". ";
     if (kr.chosen >= 0) {
@@ -278,6 +351,7 @@ std::string reportMarkdown(const TuneRun &run) {
                            : m ? (m->status == "ok" ? std::string("ok") : m->status + ": " + m->reason)
                                : std::string(run.measured ? "not timed" : "");
       if (r.cached && m) status += " (cached)";
+      if (m && r.round >= 0 && kr.rounds > 1) status += " (round " + std::to_string(r.round + 1) + ")";
       for (char &ch : status)
         if (ch == '|' || ch == '\n') ch = ' ';
       o << " | " << status << " |\n";
@@ -307,6 +381,7 @@ void writeReports(const TuneRun &run) {
   json report = reportJson(run);
   std::ofstream(dir / "report.json") << report.dump(1) << "\n";
   std::ofstream(dir / "report.md") << reportMarkdown(run);
+  std::ofstream(dir / "default-vs-tuned.md") << summaryMarkdown(summaryRows(run));
   for (const KernelResult &kr : run.kernels) {
     std::ofstream(dir / (kr.kernel->k.name + ".svg")) << reportSvg(run, report, kr);
     std::ofstream(dir / (kr.kernel->k.name + ".csv")) << reportCsv(run, kr);

@@ -155,7 +155,7 @@ bool ResourceCompiler::supports(const std::string &arch) const {
 std::string ResourceCompiler::runNvrtc(const std::string &source, const std::string &dir,
                                        const std::string &arch,
                                        const std::map<std::string, long long> &defines,
-                                       bool *ok) const {
+                                       bool *ok, const CubinRequest &cubin) const {
 #ifdef RTCUDA_TUNE_HAVE_NVRTC
   std::vector<const char *> headers, names;
   for (const auto &[name, text] : nvrtcHeaderStubs()) {
@@ -177,11 +177,17 @@ std::string ResourceCompiler::runNvrtc(const std::string &source, const std::str
     options.push_back("-D" + macro + "=" + std::to_string(value));
   std::vector<const char *> raw;
   for (const std::string &o : options) raw.push_back(o.c_str());
+  auto nameKernels = [&]() {
+    if (cubin.kernels)
+      for (const std::string &k : *cubin.kernels) nvrtcAddNameExpression(prog, k.c_str());
+  };
+  nameKernels();
   nvrtcResult status = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
   if (status == NVRTC_ERROR_INVALID_OPTION) {  // an NVRTC without the cache or the option
     nvrtcDestroyProgram(&prog);
     nvrtcCreateProgram(&prog, source.c_str(), "kernel.cu", static_cast<int>(headers.size()),
                        headers.data(), names.data());
+    nameKernels();
     raw.erase(std::find(raw.begin(), raw.end(), options[5].c_str()));
     status = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
   }
@@ -189,13 +195,30 @@ std::string ResourceCompiler::runNvrtc(const std::string &source, const std::str
   nvrtcGetProgramLogSize(prog, &size);
   std::string log(size, '\0');
   if (size) nvrtcGetProgramLog(prog, log.data());
+  // The code itself, for the measurement (written through a temporary file and a rename).
+  size_t bytes = 0;
+  if (status == NVRTC_SUCCESS && !cubin.path.empty() && cubin.lowered &&
+      nvrtcGetCUBINSize(prog, &bytes) == NVRTC_SUCCESS && bytes > 0) {
+    std::string image(bytes, '\0');
+    nvrtcGetCUBIN(prog, image.data());
+    for (const std::string &k : *cubin.kernels) {
+      const char *name = nullptr;
+      if (nvrtcGetLoweredName(prog, k.c_str(), &name) == NVRTC_SUCCESS && name)
+        (*cubin.lowered)[k] = name;
+    }
+    std::string tmp = cubin.path + ".tmp";
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(image.data(), std::streamsize(image.size()));
+    out.close();
+    if (!out || std::rename(tmp.c_str(), cubin.path.c_str()) != 0) cubin.lowered->clear();
+  }
   nvrtcDestroyProgram(&prog);
   *ok = status == NVRTC_SUCCESS;
   if (!*ok && log.find_first_not_of(std::string("\0", 1)) == std::string::npos)
     log = nvrtcGetErrorString(status);
   return log;
 #else
-  (void)source, (void)dir, (void)arch, (void)defines;
+  (void)source, (void)dir, (void)arch, (void)defines, (void)cubin;
   *ok = false;
   return "built without NVRTC";
 #endif
@@ -217,26 +240,30 @@ std::string ResourceCompiler::runNvcc(const std::string &dir, const std::string 
 
 std::map<std::string, Resources> ResourceCompiler::compile(
     const Manifest &m, const std::string &arch, const std::map<std::string, long long> &defines,
-    std::string *usedArch) const {
+    std::string *usedArch, const std::string &cubinPath, const std::vector<std::string> &kernels,
+    std::map<std::string, std::string> *lowered) const {
   std::map<std::string, Resources> out;
   std::string target = supports(arch) ? arch : lowest_;
   if (usedArch) *usedArch = target;
   bool ok = false;
   std::string log;
   if (nvrtc_)
-    log = runNvrtc(readFile(m.dir + "/kernel.cu"), m.dir, target, defines, &ok);
+    log = runNvrtc(readFile(m.dir + "/kernel.cu"), m.dir, target, defines, &ok,
+                   {target == arch ? cubinPath : "", &kernels, lowered});
   else if (!nvcc_.empty())
     log = runNvcc(m.dir, target, defines, &ok);
   else
     log = "no CUDA compiler found (NVRTC or nvcc)";
   std::string how = (nvrtc_ ? "nvrtc " : "nvcc ") + target;
   if (ok) out = parsePtxasLog(log);
-  for (const ManifestKernel &k : m.kernels) {
-    Resources &r = out[k.name];
+  std::vector<std::string> names = kernels;  // the tuned ones, and the manifest's
+  for (const ManifestKernel &k : m.kernels) names.push_back(k.name);
+  for (const std::string &name : names) {
+    Resources &r = out[name];
     r.source = how;
     if (!ok) r.error = firstErrors(log);
     else if (!r.known)
-      r.error = "the compiler reported no resources for kernel '" + k.name + "' (" +
+      r.error = "the compiler reported no resources for kernel '" + name + "' (" +
                 firstErrors(log, 4) + ")";
   }
   return out;

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -18,6 +19,35 @@ namespace rtcuda::tune {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// An outlined kernel's scalars: the function's sizes are sizes (tsteps bounds the host loop
+// but is a plain value of the kernel), its other parameters values as for any kernel; an
+// integer the host code computes (a host loop's variable, a pivot) has valid values the tuner
+// cannot know, so the kernel is not measured.
+static void outlinedKernel(const ManifestKernel &function, TuneKernel &k) {
+  k.function = function.name;
+  std::set<std::string> sizes, params;
+  for (const ManifestParam &p : function.params) {
+    params.insert(p.name);
+    if (!p.isArray() && p.role == "size") sizes.insert(p.name);
+  }
+  for (ManifestParam &p : k.k.params) {
+    if (p.name.rfind("rtcuda_cell_", 0) == 0 && k.notMeasurable.empty())
+      k.notMeasurable = "it returns a scalar to the host through '" + p.name +
+                        "', which only the host function reads";
+    if (p.isArray()) continue;
+    bool integer = p.type != "float" && p.type != "double";
+    if (sizes.count(p.name)) p.role = "size";
+    else if (params.count(p.name)) p.role = "value";
+    else if (integer && k.notMeasurable.empty())
+      k.notMeasurable = "its parameter '" + p.name + "' (" + p.type +
+                        ") is computed by the host code around the launch (a host loop's variable "
+                        "or a local scalar), not a parameter of " + function.name +
+                        ": the tuner cannot choose valid values for it";
+  }
+  if (k.k.tuning.empty() && k.notMeasurable.empty())
+    k.notMeasurable = "it has no tuning parameters (one GPU thread)";
+}
+
 std::vector<TuneKernel> loadKernels(const Manifest &m) {
   std::ifstream in(m.dir + "/manifest.json");
   json j = json::parse(in, nullptr, false);
@@ -25,21 +55,32 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
   std::stringstream source;
   source << cu.rdbuf();
   std::vector<TuneKernel> out;
-  for (const ManifestKernel &mk : m.kernels) {
+  // The JSON of every kernel by name, outlined ones included (their launch fields).
+  std::map<std::string, json> entries;
+  if (j.is_object()) {
+    for (const json &jk : j.value("kernels", json::array())) entries[jk.value("name", "")] = jk;
+    for (const json &f : j.value("functions", json::array()))
+      for (const json &jk : f.value("outlined_kernels", json::array())) entries[jk.value("name", "")] = jk;
+  }
+  std::vector<std::pair<ManifestKernel, const ManifestKernel *>> all;  // kernel, its function
+  for (const ManifestKernel &mk : m.kernels) all.push_back({mk, nullptr});
+  for (const ManifestKernel &f : m.functions)
+    for (const ManifestKernel &ok : f.outlined) all.push_back({ok, &f});
+  for (const auto &[mk, function] : all) {
     TuneKernel k;
     k.k = mk;
+    if (function) outlinedKernel(*function, k);
     std::set<std::string> types;
     for (const ManifestParam &p : mk.params)
       if (p.isArray()) types.insert(p.type);
     for (const std::string &t : types) k.dataType += (k.dataType.empty() ? "" : ",") + t;
-    if (j.is_object() && j.contains("kernels"))
-      for (const json &jk : j["kernels"]) {
-        if (jk.value("name", "") != mk.name) continue;
-        k.blockThreads = jk.value("block_threads", "");
-        for (const json &g : jk.value("grid", json::array()))
-          k.grid.push_back({g.value("iterations", ""), g.value("per_block", "1"),
-                            g.value("max_blocks", 2147483647LL)});
-      }
+    if (entries.count(mk.name)) {
+      const json &jk = entries[mk.name];
+      k.blockThreads = jk.value("block_threads", "");
+      for (const json &g : jk.value("grid", json::array()))
+        k.grid.push_back({g.value("iterations", ""), g.value("per_block", "1"),
+                          g.value("max_blocks", 2147483647LL)});
+    }
     if (k.blockThreads.empty())
       for (const ManifestTuning &t : mk.tuning)
         if (t.name == "BLOCKSIZE") k.blockThreads = t.macro;
@@ -48,7 +89,8 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
       for (const std::string &it : mk.gridIterations)
         k.grid.push_back({it, k.grid.empty() && !k.blockThreads.empty() ? k.blockThreads : "1",
                           k.grid.empty() ? 2147483647LL : 65535LL});
-    if (std::regex_search(source.str(), std::regex("\\b" + mk.name + "_finish\\s*\\(")))
+    if (k.notMeasurable.empty() &&
+        std::regex_search(source.str(), std::regex("\\b" + mk.name + "_finish\\s*\\(")))
       k.notMeasurable = "the kernel ends with a reduction (device buffers and a " + mk.name +
                         "_finish kernel) that manifest.json does not describe, so the harness "
                         "cannot launch it";
@@ -123,6 +165,53 @@ Geometry geometry(const TuneKernel &k, const std::map<std::string, long long> &s
     g.blocks[d] = std::min(blocks, k.grid[d].maxBlocks);
   }
   return g;
+}
+
+bool hasFixedExtent(const ManifestParam &p) {
+  if (!p.isArray()) return false;
+  for (char c : p.elements)
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return false;
+  return true;
+}
+
+std::map<std::string, long long> checkSizes(const TuneKernel &k,
+                                            const std::map<std::string, long long> &target,
+                                            long long maxElements) {
+  // Arrays of fixed extents (PolyBench's, declared with the dataset's sizes) do not shrink
+  // with the sizes; without one that does, the two largest sizes stand for a 2-D array.
+  auto largest = [&](const std::map<std::string, long long> &sizes) {
+    long long most = 0;
+    for (const ManifestParam &p : k.k.params)
+      if (p.isArray() && hasFixedExtent(p) == false) {
+        try {
+          most = std::max(most, evalExpr(p.elements, sizes));
+        } catch (const ExprError &) {
+        }
+      }
+    if (most == 0) {
+      std::vector<long long> v;
+      for (const auto &[name, value] : sizes) v.push_back(value);
+      std::sort(v.rbegin(), v.rend());
+      most = v.empty() ? 0 : v.size() == 1 ? v[0] : v[0] * v[1];
+    }
+    return most;
+  };
+  if (largest(target) <= maxElements) return target;
+  long long top = 1;
+  for (const auto &[name, value] : target) top = std::max(top, value);
+  std::map<std::string, long long> sizes = target;
+  for (long long f = 2; f <= top; f += (f < 16 ? 1 : f / 8)) {
+    for (const auto &[name, value] : target) {
+      long long v = value;
+      if (value > 64) {
+        v = std::max(64LL, value / f);
+        if (v % 2 == 0) v -= 1;
+      }
+      sizes[name] = v;
+    }
+    if (largest(sizes) <= maxElements) break;
+  }
+  return sizes;
 }
 
 std::map<std::string, long long> mainSizeDefaults(const std::string &outDir) {

@@ -5,6 +5,9 @@
 #include "rtcuda/Tuner/Expr.h"
 #include "rtcuda/Tuner/Harness.h"
 #include "rtcuda/Tuner/Report.h"
+#include "rtcuda/Tuner/Selection.h"
+
+#include "Measure.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,6 +21,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -29,74 +33,69 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One status line, rewritten in place on a terminal.
-class Progress {
-public:
-  explicit Progress(bool quiet) : quiet_(quiet), tty_(isatty(STDOUT_FILENO)) {}
-  // Off a terminal (CI logs) at most one line every few seconds.
-  void show(const std::string &text) {
-    if (quiet_) return;
-    auto now = std::chrono::steady_clock::now();
-    if (tty_) {
-      std::cout << "\r\033[K" << text << std::flush;
-      open_ = true;
-    } else if (now - last_ > std::chrono::seconds(5)) {
-      std::cout << text << "\n" << std::flush;
-      last_ = now;
-    }
-  }
-  void line(const std::string &text) {
-    if (open_) std::cout << "\r\033[K";
-    open_ = false;
-    std::cout << text << "\n";
-  }
-  void done() {
-    if (open_) std::cout << "\n";
-    open_ = false;
-  }
-
-private:
-  bool quiet_, tty_, open_ = false;
-  std::chrono::steady_clock::time_point last_{};
-};
-
-std::string fmt(double v, int digits = 2) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
-  return buf;
-}
-
-// What identifies a kernel's code for the caches: kernel.cu, the reference C, the kernel's
-// name and tuning space (not the header's default, which the tuner itself rewrites).
-std::string kernelHash(const Manifest &m, const TuneKernel &k) {
-  std::string text = readFile((fs::path(m.dir) / "kernel.cu").string());
-  for (const std::string &ref : m.referenceSources) text += readFile((fs::path(m.dir) / ref).string());
-  text += "\n" + k.k.name;
-  for (const ManifestTuning &t : k.k.tuning) {
-    text += " " + t.name + ":" + t.macro;
-    for (int v : t.values) text += "," + std::to_string(v);
-  }
-  return contentHash(text);
-}
-
 // Resources of every variant of every kernel. Kernel.cu holds all kernels and each reads only
 // its own macros, so compile j sets every kernel to its j-th variant at once.
+// The defines of compile j: every kernel at its j-th variant.
+std::map<std::string, long long> rowDefines(const std::vector<TuneKernel> &kernels,
+                                            const std::vector<std::vector<Variant>> &spaces, size_t j) {
+  std::map<std::string, long long> defines;
+  for (size_t i = 0; i < kernels.size(); ++i)
+    if (j < spaces[i].size())
+      for (const auto &[macro, value] : macroValues(kernels[i], spaces[i][j])) defines[macro] = value;
+  return defines;
+}
+
+// Where compile j's code is kept for the measurement (`cubinDir` empty: not kept), and the
+// kernels' symbols in it (the file <cubin>.sym: "name symbol" lines).
+std::string cubinPath(const std::string &cubinDir, const std::string &hash,
+                      const std::map<std::string, long long> &defines) {
+  if (cubinDir.empty()) return "";
+  std::string text = hash;
+  for (const auto &[macro, value] : defines) text += " " + macro + "=" + std::to_string(value);
+  return cubinDir + "/" + contentHash(text) + ".cubin";
+}
+
+std::map<std::string, std::string> readSymbols(const std::string &cubin) {
+  std::map<std::string, std::string> symbols;
+  std::ifstream in(cubin + ".sym");
+  std::string name, symbol;
+  while (in >> name >> symbol) symbols[name] = symbol;
+  return symbols;
+}
+
+// Resources (and, with `cubinDir`, the code for the measurement) of every variant, compiled in
+// parallel; each compile's results are cached.
 void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
                       const std::vector<std::vector<Variant>> &spaces,
                       std::vector<std::vector<Resources>> &out, const std::string &arch,
-                      const ResourceCompiler &rc, Cache &cache, int jobs, Progress &progress) {
+                      const ResourceCompiler &rc, Cache &cache, int jobs, Progress &progress,
+                      const std::string &cubinDir,
+                      std::vector<std::vector<std::pair<std::string, std::string>>> &code) {
   std::vector<std::string> keys;
   size_t rows = 0;
   out.assign(kernels.size(), {});
+  code.assign(kernels.size(), {});
   std::vector<std::vector<bool>> need(kernels.size());
+  std::string allHash;
+  for (const TuneKernel &k : kernels) allHash += kernelHash(m, k);
+  allHash = contentHash(allHash + arch + rc.toolkit());
+  std::vector<std::string> names;
+  for (const TuneKernel &k : kernels) names.push_back(k.k.name);
+  if (!cubinDir.empty()) fs::create_directories(cubinDir);
   for (size_t i = 0; i < kernels.size(); ++i) {
     keys.push_back(resourceKey(kernelHash(m, kernels[i]), arch, rc.toolkit()));
     out[i].resize(spaces[i].size());
+    code[i].resize(spaces[i].size());
     need[i].resize(spaces[i].size());
     for (size_t j = 0; j < spaces[i].size(); ++j) {
       auto hit = cache.findResources(keys[i], variantId(kernels[i], spaces[i][j]));
+      std::string cubin = cubinPath(cubinDir, allHash, rowDefines(kernels, spaces, j));
+      std::map<std::string, std::string> symbols;
+      if (!cubin.empty() && fs::exists(cubin)) symbols = readSymbols(cubin);
+      if (symbols.count(kernels[i].k.name)) code[i][j] = {cubin, symbols[kernels[i].k.name]};
       if (hit) out[i][j] = *hit;
-      else need[i][j] = true, rows = std::max(rows, j + 1);
+      if (!hit || (!cubin.empty() && hit->error.empty() && code[i][j].first.empty()))
+        need[i][j] = true, rows = std::max(rows, j + 1);
     }
   }
   if (rows == 0) return;
@@ -110,29 +109,40 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
         }
     return;
   }
-  std::atomic<size_t> next{0}, finished{0};
+  int n = jobs > 0 ? jobs : int(std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  size_t finished = 0;
   std::mutex lock;
+  auto compileStart = std::chrono::steady_clock::now();
   auto worker = [&]() {
     for (size_t j; (j = next++) < rows;) {
-      std::map<std::string, long long> defines;
-      for (size_t i = 0; i < kernels.size(); ++i)
-        if (j < spaces[i].size())
-          for (const auto &[macro, value] : macroValues(kernels[i], spaces[i][j])) defines[macro] = value;
-      std::string used;
-      auto got = rc.compile(m, arch, defines, &used);
+      bool any = false;
+      for (size_t i = 0; i < kernels.size(); ++i) any = any || (j < spaces[i].size() && need[i][j]);
+      std::map<std::string, long long> defines = rowDefines(kernels, spaces, j);
+      std::string used, cubin = cubinPath(cubinDir, allHash, defines);
+      std::map<std::string, std::string> lowered;
+      std::map<std::string, Resources> got;
+      if (any) got = rc.compile(m, arch, defines, &used, cubin, names, &lowered);
+      if (!lowered.empty()) {
+        std::ofstream sym(cubin + ".sym");
+        for (const auto &[name, symbol] : lowered) sym << name << " " << symbol << "\n";
+      }
       std::lock_guard<std::mutex> guard(lock);
       for (size_t i = 0; i < kernels.size(); ++i)
         if (j < spaces[i].size() && need[i][j]) {
           Resources r = got[kernels[i].k.name];
           if (used != arch) r.source += " (this toolkit cannot compile for " + arch + ")";
           out[i][j] = r;
+          if (lowered.count(kernels[i].k.name)) code[i][j] = {cubin, lowered[kernels[i].k.name]};
           cache.putResources(keys[i], variantId(kernels[i], spaces[i][j]), r);
         }
-      progress.show("rtcuda-tune: compiling variants for their resources (" + arch + ") " +
-                    std::to_string(++finished) + "/" + std::to_string(rows));
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+      ++finished;
+      progress.show("rtcuda-tune: compiling variants (" + arch + ", " + std::to_string(std::max(1, n)) +
+                    " in parallel) " + std::to_string(finished) + "/" + std::to_string(rows) +
+                    ", ETA " + formatEta(elapsed / double(finished) * double(rows - finished)));
     }
   };
-  int n = jobs > 0 ? jobs : int(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> pool;
   for (int t = 0; t < std::min<int>(n, int(rows)); ++t) pool.emplace_back(worker);
   for (std::thread &t : pool) t.join();
@@ -199,85 +209,13 @@ std::vector<size_t> ranked(const KernelResult &kr) {
   return order;
 }
 
-struct Measuring {
-  const TuneOptions &opts;
-  const Manifest &m;
-  const std::string &exe;
-  const DeviceLimits &device;
-  const std::string &toolkit;
-  Cache &cache;
-  Progress &progress;
-};
-
-// Times `which` (cached results are reused); returns false when interrupted.
-bool measureBatch(Measuring &ms, KernelResult &kr, const std::vector<size_t> &which) {
-  const TuneKernel &k = *kr.kernel;
-  std::string hash = kernelHash(ms.m, k);
-  std::string key = measurementKey(hash, ms.device.name, ms.toolkit, k.dataType, sizesId(kr.sizes));
-  nlohmann::json about = {{"kernel", k.k.name}, {"device", ms.device.name}, {"toolkit", ms.toolkit},
-                          {"data_type", k.dataType}, {"sizes", sizesId(kr.sizes)}, {"hash", hash}};
-  MeasureJob job;
-  job.kernel = &k;
-  job.outDir = fs::absolute(ms.m.dir).string();
-  fs::path work = fs::path(ms.m.dir) / "tuning" / "work";
-  job.jobPath = fs::absolute(work / (k.k.name + ".job")).string();
-  job.refCache = fs::absolute(work / ("ref-" + contentHash(key + std::to_string(ms.opts.seed)) + ".bin")).string();
-  job.sizes = kr.sizes;
-  job.reps = std::max(ms.opts.reps, 10);
-  job.warmup = ms.opts.warmup;
-  job.flush = ms.opts.flush;
-  job.seed = ms.opts.seed;
-  job.timeout = ms.opts.timeout;
-  std::map<std::string, size_t> index;
-  for (size_t j : which) {
-    VariantRecord &r = kr.variants[j];
-    index[r.id] = j;
-    if (!k.notMeasurable.empty()) {
-      r.meas = Measurement::failure("unsupported", k.notMeasurable);
-      continue;
-    }
-    if (auto hit = ms.cache.find(key, r.id)) {
-      r.meas = *hit;
-      r.cached = true;
-      ++kr.fromCache;
-      continue;
-    }
-    job.variants.push_back({r.id, r.geo, macroValues(k, r.v)});
-  }
-  size_t done = 0, total = job.variants.size();
-  double best = std::numeric_limits<double>::infinity();
-  std::string bestId;
-  for (size_t j : which)
-    if (kr.variants[j].meas && kr.variants[j].meas->status == "ok" && kr.variants[j].meas->medianUs < best)
-      best = kr.variants[j].meas->medianUs, bestId = kr.variants[j].id;
-  auto header = [&]() {
-    return "rtcuda-tune: " + k.k.name + " " + std::to_string(done) + "/" + std::to_string(total) +
-           (bestId.empty() ? "" : ", best " + bestId + " " + fmt(best) + " us");
-  };
-  if (total == 0) return true;
-  bool finished = runMeasurements(
-      ms.exe, job, &tuneInterrupted,
-      [&](const std::string &id) { ms.progress.show(header() + ", timing " + id + " ..."); },
-      [&](const std::string &id, const Measurement &meas) {
-        VariantRecord &r = kr.variants[index[id]];
-        r.meas = meas;
-        ms.cache.put(key, about, id, meas);
-        ++done;
-        if (meas.status == "ok" && meas.medianUs < best) best = meas.medianUs, bestId = id;
-        if (meas.status != "ok")
-          ms.progress.line("rtcuda-tune: " + k.k.name + " " + id + " excluded: " + meas.status +
-                           (meas.reason.empty() ? "" : " (" + meas.reason + ")"));
-        ms.progress.show(header());
-      });
-  return finished;
-}
-
+// The model's pick, or (measured) the counts, the exclusions and the calibration; the
+// measured pick itself was made by measureKernel against the default point.
 void pick(KernelResult &kr, bool measured) {
   if (!measured) {
     auto order = ranked(kr);
     if (!order.empty()) kr.chosen = int(order.front()), kr.chosenBy = "model";
   } else {
-    double best = std::numeric_limits<double>::infinity();
     for (size_t j = 0; j < kr.variants.size(); ++j) {
       VariantRecord &r = kr.variants[j];
       if (!r.meas) continue;
@@ -289,9 +227,7 @@ void pick(KernelResult &kr, bool measured) {
         if (r.excluded.empty()) r.excluded = r.meas->status + ": " + r.meas->reason;
         continue;
       }
-      if (r.meas->medianUs < best) best = r.meas->medianUs, kr.chosen = int(j);
     }
-    if (kr.chosen >= 0) kr.chosenBy = "measured";
     // The model's units in microseconds: the median ratio over the measured variants.
     std::vector<double> ratios;
     for (const VariantRecord &r : kr.variants)
@@ -352,8 +288,9 @@ int tuneOutput(const TuneOptions &options) {
     std::string error;
     HarnessToolchain tools = defaultToolchain(options.cudaPath);
     progress.show("rtcuda-tune: building the measurement harness");
-    if (!buildHarness(m, tools, options.outDir + "/tuning/work", &exe, &error) ||
-        !queryDevice(exe, &run.device, &run.toolkit, &error)) {
+    bool built = !options.harness.empty() ? (exe = options.harness, true)
+                                          : buildHarness(m, tools, options.outDir + "/tuning/work", &exe, &error);
+    if (!built || !queryDevice(exe, &run.device, &run.toolkit, &error)) {
       progress.done();
       std::cerr << "rtcuda-tune: error: cannot measure: " << error
                 << "\nrtcuda-tune: without a GPU, use --model-only to pick by the model\n";
@@ -366,9 +303,33 @@ int tuneOutput(const TuneOptions &options) {
                 std::to_string(run.device.smCount) + " SMs" +
                 (run.measured ? ")" : ", offline table): model only, nothing will be measured"));
 
+  // Sizes first: a kernel whose arrays have fixed extents is measured only at sizes the user
+  // gives (larger ones than the program's would index past the arrays).
+  std::vector<std::map<std::string, long long>> sizes(kernels.size());
+  std::vector<std::map<std::string, std::string>> origins(kernels.size());
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    TuneKernel &k = kernels[i];
+    sizes[i] = chooseSizes(m, k, options.sizes, &origins[i]);
+    std::string fixed;
+    for (const ManifestParam &p : k.k.params)
+      if (hasFixedExtent(p) && fixed.empty()) fixed = p.name + " (" + p.elements + " elements)";
+    std::string guessed;
+    for (const auto &[name, origin] : origins[i])
+      if (origin == "default") guessed += (guessed.empty() ? "" : ", ") + name;
+    if (!fixed.empty() && !guessed.empty() && k.notMeasurable.empty())
+      k.notMeasurable = "its arrays have fixed extents, e.g. " + fixed +
+                        ", and no size was given for " + guessed +
+                        ": give them with --size, at most the program's own sizes";
+  }
   std::vector<std::vector<Variant>> spaces;
   for (const TuneKernel &k : kernels) {
     std::vector<Variant> all = enumerateSpace(k);
+    if (run.measured && !k.notMeasurable.empty()) {  // the default stays
+      spaces.push_back({defaultVariant(k)});
+      progress.line("rtcuda-tune: " + k.k.name + (k.function.empty() ? "" : " (of " + k.function + ")") +
+                    ": not tuned: " + k.notMeasurable);
+      continue;
+    }
     spaces.push_back(sampleSpace(all, defaultVariant(k), options.maxVariants, options.seed));
     if (spaces.back().size() < all.size())
       progress.line("rtcuda-tune: " + k.k.name + ": " + std::to_string(all.size()) +
@@ -376,46 +337,39 @@ int tuneOutput(const TuneOptions &options) {
                     " (--max-variants)");
   }
   std::vector<std::vector<Resources>> resources;
-  compileResources(m, kernels, spaces, resources, run.device.arch(), rc, cache, options.jobs, progress);
+  std::vector<std::vector<std::pair<std::string, std::string>>> code;
+  auto compileStart = std::chrono::steady_clock::now();
+  compileResources(m, kernels, spaces, resources, run.device.arch(), rc, cache, options.jobs, progress,
+                   run.measured ? fs::absolute(options.outDir + "/tuning/work/cubin").string() : "", code);
+  double compileSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+  size_t points = 0;
+  for (const auto &s : spaces) points += s.size();
 
   for (size_t i = 0; i < kernels.size(); ++i) {
     KernelResult kr;
     kr.kernel = &kernels[i];
-    kr.sizes = chooseSizes(m, kernels[i], options.sizes, &kr.sizeOrigin);
+    kr.sizes = sizes[i];
+    kr.sizeOrigin = origins[i];
+    kr.checkSizes = checkSizes(kernels[i], kr.sizes, options.checkElements);
+    for (const auto &[name, value] : options.checkSizes)
+      if (kr.checkSizes.count(name)) kr.checkSizes[name] = value;
     modelKernel(run.device, kr, spaces[i], resources[i], options.model);
+    for (size_t j = 0; j < kr.variants.size(); ++j)
+      std::tie(kr.variants[j].cubin, kr.variants[j].lowered) = code[i][j];
+    // The compile time, shared by the kernels in proportion to their variants.
+    kr.compileSeconds = points ? compileSeconds * double(spaces[i].size()) / double(points) : 0;
+    kr.seconds = kr.compileSeconds;
     run.kernels.push_back(std::move(kr));
   }
 
   if (run.measured) {
-    Measuring ms{options, m, exe, run.device, run.toolkit, cache, progress};
-    for (KernelResult &kr : run.kernels) {
-      std::vector<size_t> order = ranked(kr);
-      bool finished = true;
-      if (options.strategy == Strategy::Budget) {
-        std::vector<bool> feasible;
-        std::vector<int> rank;
-        for (const VariantRecord &r : kr.variants) feasible.push_back(r.feasible), rank.push_back(r.rank);
-        budgetSearch(*kr.kernel, spaces[size_t(&kr - run.kernels.data())], feasible, rank,
-                     options.budget, options.seed, [&](const std::vector<size_t> &batch) {
-                       std::map<size_t, double> times;
-                       if (!finished) return times;
-                       finished = measureBatch(ms, kr, batch);
-                       for (size_t j : batch) {
-                         const auto &meas = kr.variants[j].meas;
-                         times[j] = meas && meas->status == "ok" ? meas->medianUs
-                                                                 : std::numeric_limits<double>::infinity();
-                       }
-                       return times;
-                     });
-      } else {
-        std::vector<size_t> which = order;
-        if (options.strategy == Strategy::Pruned)
-          which = prunedSelection(order, kr.variants.size(), options.fraction,
-                                  kr.defaultIndex >= 0 ? std::optional<size_t>(size_t(kr.defaultIndex))
-                                                       : std::nullopt);
-        finished = measureBatch(ms, kr, which);
-      }
-      if (!finished) {
+    Measuring ms{options, m, exe, run.device, run.toolkit, cache, progress, ""};
+    for (size_t i = 0; i < run.kernels.size(); ++i) {
+      KernelResult &kr = run.kernels[i];
+      ms.label = run.kernels.size() > 1
+                     ? "[" + std::to_string(i + 1) + "/" + std::to_string(run.kernels.size()) + "] "
+                     : "";
+      if (!measureKernel(ms, kr, spaces[i])) {
         run.interrupted = true;
         break;
       }
@@ -428,21 +382,27 @@ int tuneOutput(const TuneOptions &options) {
   for (KernelResult &kr : run.kernels) {
     if (kr.chosen < 0 || run.interrupted) continue;
     const VariantRecord &c = kr.variants[size_t(kr.chosen)];
+    bool timed = c.meas && c.meas->status == "ok";
     std::string why = c.id + " for " + sizesId(kr.sizes) + " on " + run.device.name + ": " +
-                      (kr.chosenBy == "measured" ? "fastest verified variant, " + fmt(c.meas->medianUs) + " us"
+                      (kr.chosenBy == "measured" ? kr.why + (timed ? ", " + fmt(c.meas->medianUs) + " us" : "")
                        : kr.chosenBy == "model" ? "best predicted by the model (nothing measured)"
                                                 : kr.chosenBy);
     std::string error;
-    if (options.writeParams && !writeParamsHeader(options.outDir, *kr.kernel, c.v, why, &error))
+    bool skipped = run.measured && !kr.kernel->notMeasurable.empty();  // its header stays as it is
+    if (options.writeParams && !skipped && !writeParamsHeader(options.outDir, *kr.kernel, c.v, why, &error))
       std::cerr << "rtcuda-tune: warning: " << error << "\n";
-    std::string line = "rtcuda-tune: " + kr.kernel->k.name + ": " + c.id + " (" + kr.chosenBy;
-    if (c.meas && c.meas->status == "ok") line += ", " + fmt(c.meas->medianUs) + " us";
+    std::string line = "rtcuda-tune: " + kr.kernel->k.name + ": " + c.id + " (" +
+                       (kr.chosenBy == "measured" ? kr.why : kr.chosenBy);
+    if (timed) line += ", " + fmt(c.meas->medianUs) + " us";
     if (kr.defaultIndex >= 0 && kr.defaultIndex != kr.chosen) {
       const VariantRecord &def = kr.variants[size_t(kr.defaultIndex)];
-      if (c.meas && def.meas && c.meas->status == "ok" && def.meas->status == "ok")
+      if (timed && def.meas && def.meas->status == "ok")
         line += "; default " + def.id + " " + fmt(def.meas->medianUs) + " us";
     }
-    line += "; timed " + std::to_string(kr.timed) + "/" + std::to_string(kr.variants.size()) + ")";
+    if (run.measured && !kr.kernel->notMeasurable.empty()) line += "; not measured: " + kr.kernel->notMeasurable;
+    line += "; timed " + std::to_string(kr.timed) + "/" + std::to_string(kr.variants.size()) +
+            (run.measured ? " in " + std::to_string(kr.rounds) + " round(s); " + fmt(kr.seconds, 1) +
+                                " s, compiling " + fmt(kr.compileSeconds, 1) + " s" : "") + ")";
     progress.line(line);
   }
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -68,6 +68,23 @@ int tuneMain(int argc, char **argv) {
                 base.sizes[v.substr(0, eq)] = static_cast<long long>(d);
                 return std::string();
               });
+  args.option("--check-size", "NAME=VALUE",
+              "size every variant is checked at against the sequential C (default: the target\n"
+              "sizes scaled down until the largest array has --check-elements elements)",
+              [&](const std::string &v) {
+                size_t eq = v.find('=');
+                double d = 0;
+                if (eq == std::string::npos || eq == 0 ||
+                    !parseNumber(v.substr(eq + 1), 1, &d).empty())
+                  return "expects NAME=VALUE, not '" + v + "'";
+                base.checkSizes[v.substr(0, eq)] = static_cast<long long>(d);
+                return std::string();
+              });
+  args.option("--check-elements", "N", "largest array at the default checking size (default 262144)",
+              numeric(1, [&](double d) { base.checkElements = static_cast<long long>(d); }));
+  args.option("--harness", "PROGRAM",
+              "measure with this harness program instead of building one (for testing)",
+              text(&base.harness));
   args.flag("--model-only", "pick by the occupancy/wave model; nothing is run (no GPU needed)",
             [&] { base.modelOnly = true; });
   args.option("--arch", "sm_XX",

@@ -30,6 +30,8 @@ struct ManifestKernel {
   std::vector<std::string> gridIterations;
   std::vector<ManifestTuning> tuning;
   std::vector<std::string> passes, remarks;
+  // An outlined function's kernels (`outlined_kernels`; empty for a kernel).
+  std::vector<ManifestKernel> outlined;
 };
 
 struct Manifest {

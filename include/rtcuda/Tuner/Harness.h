@@ -34,15 +34,24 @@ bool queryDevice(const std::string &exe, DeviceLimits *device, std::string *tool
 
 struct VariantLaunch {
   std::string id;
-  Geometry geo;
+  Geometry geo;                          // at the target size (timed)
   std::map<std::string, long long> defines;
+  Geometry checkGeo;                     // at the checking size (compared with the reference)
+  std::string cubin, lowered;            // compiled by rtcuda-tune (empty: the harness compiles)
 };
 
 struct MeasureJob {
   const TuneKernel *kernel = nullptr;
   std::string outDir, jobPath, refCache;
-  std::map<std::string, long long> sizes;
+  std::map<std::string, long long> sizes;       // the target size: every variant is timed here
+  std::map<std::string, long long> checkSizes;  // every variant is checked here (empty: sizes)
   std::vector<VariantLaunch> variants;
+  // The default point, run first when `crossCheck` (each variant's first run at the target size
+  // must equal its output) or `selfReference` (no C function: an outlined kernel, whose
+  // default point's output at the checking size is the reference). Empty id: none.
+  VariantLaunch baseline;
+  bool crossCheck = false, selfReference = false;
+  double cutoffUs = 0;          // a first target run slower than this is not timed further
   int reps = 20, warmup = 2;
   bool flush = true;
   unsigned seed = 1;

@@ -16,6 +16,16 @@ namespace rtcuda::tune {
 bool writeParamsHeader(const std::string &outDir, const TuneKernel &k, const Variant &v,
                        const std::string &why, std::string *error);
 
+// One row of the table of the default point against the tuned one at the target size.
+struct SummaryRow {
+  std::string kernel, function, sizes, checkSizes, defaultId, tunedId, decision;
+  double defaultUs = -1, tunedUs = -1;  // medians at the target size (-1: not timed)
+  double seconds = 0;
+};
+std::vector<SummaryRow> summaryRows(const TuneRun &run);
+// The table (markdown), also written to <outDir>/tuning/default-vs-tuned.md.
+std::string summaryMarkdown(const std::vector<SummaryRow> &rows);
+
 nlohmann::json reportJson(const TuneRun &run);
 std::string reportMarkdown(const TuneRun &run);
 // One row per variant: its parameter values, the model's prediction, resources, occupancy and

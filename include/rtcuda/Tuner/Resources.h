@@ -44,16 +44,28 @@ public:
   // returns the resources of every kernel in it. On a compile error every kernel gets
   // `error` set. Falls back to lowestArch() when the toolkit cannot target `arch`;
   // `usedArch` tells which one was compiled for.
+  // With `cubinPath` (NVRTC only), the compiled code is also written there and each kernel's
+  // symbol in it (`kernels`: their names) into `lowered`, so that the measurement loads this
+  // compile instead of compiling the variant again.
   std::map<std::string, Resources> compile(const Manifest &m, const std::string &arch,
                                            const std::map<std::string, long long> &defines,
-                                           std::string *usedArch = nullptr) const;
+                                           std::string *usedArch = nullptr,
+                                           const std::string &cubinPath = "",
+                                           const std::vector<std::string> &kernels = {},
+                                           std::map<std::string, std::string> *lowered = nullptr) const;
 
 private:
   std::string cudaPath_, toolkit_, lowest_ = "sm_75", nvcc_;
   bool nvrtc_ = false;
   bool supports(const std::string &arch) const;
+  struct CubinRequest {
+    std::string path;
+    const std::vector<std::string> *kernels = nullptr;
+    std::map<std::string, std::string> *lowered = nullptr;
+  };
   std::string runNvrtc(const std::string &source, const std::string &dir, const std::string &arch,
-                       const std::map<std::string, long long> &defines, bool *ok) const;
+                       const std::map<std::string, long long> &defines, bool *ok,
+                       const CubinRequest &cubin) const;
   std::string runNvcc(const std::string &dir, const std::string &arch,
                       const std::map<std::string, long long> &defines, bool *ok) const;
 };

@@ -25,12 +25,17 @@ struct TuneKernel {
   // Why the measurement harness cannot launch this kernel on its own (empty when it can): a
   // reduction's device buffers and <name>_finish kernel are not described by manifest.json.
   std::string notMeasurable;
+  // An outlined function's kernel: the function's name (empty for a kernel of its own). It has
+  // no C function of its own: each variant is checked against its default point's output
+  // (rtcuda verify checks the default point, with the function as a whole, against the C).
+  std::string function;
 };
 
 // One point of a kernel's space: a value per tuning parameter, in the order of k.tuning.
 using Variant = std::vector<int>;
 
-// The kernels of `m`, with the launch fields read from <dir>/manifest.json.
+// The kernels of `m`, with the launch fields read from <dir>/manifest.json, then the kernels of
+// each outlined function (`notMeasurable` says why one cannot be measured on its own).
 std::vector<TuneKernel> loadKernels(const Manifest &m);
 
 // Every combination of the tuning values (the first parameter varies slowest).
@@ -71,6 +76,18 @@ Geometry geometry(const TuneKernel &k, const std::map<std::string, long long> &s
 std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel &k,
                                              const std::map<std::string, long long> &given,
                                              std::map<std::string, std::string> *origin);
+
+// An array whose element count is a constant (PolyBench's arrays are declared with the
+// dataset's sizes): running at larger sizes than those would index past its end.
+bool hasFixedExtent(const ManifestParam &p);
+
+// The sizes every variant is checked at (against the sequential C, on the CPU): the target
+// sizes scaled down together until the largest array has at most `maxElements` elements.
+// Sizes of at most 64 stay; the others become odd and at least 63 (not a multiple of any block
+// size), so a large target costs no slow CPU reference. Equal to `target` when it is that small.
+std::map<std::string, long long> checkSizes(const TuneKernel &k,
+                                            const std::map<std::string, long long> &target,
+                                            long long maxElements = 1 << 18);
 
 // Literal defaults of variables in the C sources of the output's src/ folder (main.c).
 std::map<std::string, long long> mainSizeDefaults(const std::string &outDir);

@@ -18,7 +18,9 @@ namespace rtcuda::tune {
 
 struct TuneOptions {
   std::string outDir;
-  std::map<std::string, long long> sizes;   // --size NAME=VALUE
+  std::map<std::string, long long> sizes;   // --size NAME=VALUE: the target size (timed there)
+  std::map<std::string, long long> checkSizes;  // --check-size NAME=VALUE (default: checkSizes())
+  long long checkElements = 1 << 18;        // --check-elements: the checking size's largest array
   std::vector<std::string> kernels;         // --kernel NAME (all when empty)
   bool modelOnly = false;
   std::string arch;                         // --arch for --model-only (default: the manifest's)
@@ -36,6 +38,7 @@ struct TuneOptions {
   int jobs = 0;                             // parallel compiles (0: one per core)
   ModelParams model;                        // --model: the ranking model's constants
   bool quiet = false;
+  std::string harness;                      // a prebuilt harness (tests: a fake one); "" builds it
 };
 
 struct VariantRecord {
@@ -49,8 +52,10 @@ struct VariantRecord {
   std::string excluded;                     // why it cannot run or cannot win
   int rank = 0;                             // 1 = best predicted; 0 = infeasible
   double predictedUs = 0;                   // units x the factor fitted to the measurements
-  std::optional<Measurement> meas;
+  std::optional<Measurement> meas;          // from the last round it ran in
   bool cached = false;                      // the measurement came from the cache
+  int round = -1;                           // the last round it ran in (-1: not timed)
+  std::string cubin, lowered;               // its compiled code for the harness, if kept
 };
 
 struct KernelResult {
@@ -60,7 +65,12 @@ struct KernelResult {
   std::vector<VariantRecord> variants;
   int chosen = -1, defaultIndex = -1;
   std::string chosenBy;                     // "measured", "model", or why the default stays
+  std::string why;                          // the decision against the default point
+  std::map<std::string, long long> checkSizes;  // where each variant is checked
   size_t timed = 0, fromCache = 0;
+  size_t rounds = 0;                        // rounds of successive halving run
+  double seconds = 0;                       // compile share and measurement of this kernel
+  double compileSeconds = 0;                // its share of the parallel compile
   int occupancyDisagreements = 0;           // model vs the driver, on measured variants
 };
 

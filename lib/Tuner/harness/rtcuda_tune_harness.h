@@ -1,9 +1,16 @@
 // The measurement harness of rtcuda-tune (compiled into each generated harness.cpp, see
-// lib/Tuner/Harness.cpp). One process measures the variants of one kernel: it makes the inputs
-// once, runs the sequential C reference once (or reads its outputs from the reference cache),
-// and for each variant compiles kernel.cu with NVRTC (-D<macro>=<value>), loads it, reads its
-// resources, runs it once and compares every array with the reference, then times it (warm-up,
-// repetitions between CUDA events, L2 flushed before each).
+// lib/Tuner/Harness.cpp). One process measures the variants of one kernel at two sizes: a
+// small one where every variant is checked, and the target size where it is timed. It makes
+// the inputs of both once, runs the sequential C reference once at the small size (or reads its
+// outputs from the reference cache), and for each variant loads the cubin rtcuda-tune compiled
+// (or compiles kernel.cu with NVRTC, -D<macro>=<value>), reads its resources, runs it once at
+// the small size and compares every array with the reference, then times it at the target size
+// (warm-up, repetitions between CUDA events, L2 flushed before each).
+//
+// The default point ("baseline") runs first when the job asks for it: its output at the target
+// size is what every variant's first target run must equal (the check at the size that is
+// timed, without a CPU reference there), and for a kernel with no C function of its own (an
+// outlined kernel) its output at the small size is the reference.
 //
 // It talks to rtcuda-tune through lines that start with "@rtcuda " followed by JSON; anything
 // else it prints (mismatch reports) is log text. A variant whose run kills the CUDA context (a
@@ -37,21 +44,26 @@ struct RefEntry {
   RefFn fn;
 };
 
+// One size of the job: 0 the small size every variant is checked at, 1 the target size.
+enum { Check = 0, Target = 1 };
+
 struct Param {
   bool array = false;
   std::string type, name, role;
-  long long count = 0;        // arrays: elements
+  long long count[2] = {0, 0};  // arrays: elements at each size
   bool read = false, written = false;
-  long long value = 0;        // size scalars
-  alignas(8) unsigned char scalar[8] = {0};
-  void *host = nullptr, *ref = nullptr;
-  CUdeviceptr pristine = 0, work = 0;
-  size_t bytes() const;
+  long long value[2] = {0, 0};  // size scalars
+  alignas(8) unsigned char scalar[2][8] = {{0}, {0}};
+  void *host = nullptr, *ref = nullptr;  // the small size's inputs and expected outputs
+  void *targetRef = nullptr;             // the baseline's outputs at the target size
+  CUdeviceptr pristine[2] = {0, 0}, work[2] = {0, 0};
+  size_t bytes(int side = Check) const;
 };
 
 struct VariantJob {
   std::string id;
-  long long threads = 0, grid[2] = {0, 1};
+  long long threads = 0, grid[2][2] = {{0, 1}, {0, 1}};  // [side][x, y]
+  std::string cubin, lowered;  // compiled by rtcuda-tune ("-": compile here)
   std::vector<std::string> defines;
 };
 
@@ -59,8 +71,12 @@ struct Job {
   std::string kernel, source, include, refCache;
   std::vector<Param> params;
   std::vector<VariantJob> variants;
+  VariantJob baseline;          // the default point (empty id: none)
+  bool selfReference = false;   // no C function: the baseline's output is the reference
+  bool crossCheck = false;      // compare each variant's target output with the baseline's
+  double cutoffUs = 0;          // a first target run slower than this is not timed further
   unsigned seed = 1;
-  long long reduction = 1;
+  long long reduction[2] = {1, 1};
   int reps = 20, warmup = 2;
   bool flush = true;
 };
@@ -116,7 +132,9 @@ inline size_t typeSize(const std::string &t) {
   return n;
 }
 
-inline size_t Param::bytes() const { return size_t(count > 0 ? count : 0) * typeSize(type); }
+inline size_t Param::bytes(int side) const {
+  return size_t(count[side] > 0 ? count[side] : 0) * typeSize(type);
+}
 
 // ---- the job file ----------------------------------------------------------------------------
 
@@ -141,7 +159,10 @@ inline bool readJob(const char *path, Job &job, std::string &error) {
     else if (key == "include") job.include = rest();
     else if (key == "refcache") job.refCache = rest();
     else if (key == "seed") ls >> job.seed;
-    else if (key == "reduction") ls >> job.reduction;
+    else if (key == "reduction") ls >> job.reduction[Check] >> job.reduction[Target];
+    else if (key == "reference") job.selfReference = rest() == "baseline";
+    else if (key == "crosscheck") ls >> job.crossCheck;
+    else if (key == "cutoff") ls >> job.cutoffUs;
     else if (key == "reps") ls >> job.reps;
     else if (key == "warmup") ls >> job.warmup;
     else if (key == "flush") ls >> job.flush;
@@ -149,24 +170,27 @@ inline bool readJob(const char *path, Job &job, std::string &error) {
       Param p;
       std::string access;
       p.array = true;
-      ls >> p.type >> p.name >> p.count >> access;
+      ls >> p.type >> p.name >> p.count[Check] >> p.count[Target] >> access;
       p.read = access.find('r') != std::string::npos;
       p.written = access.find('w') != std::string::npos;
       job.params.push_back(p);
     } else if (key == "scalar") {
       Param p;
-      ls >> p.type >> p.name >> p.role >> p.value;
+      ls >> p.type >> p.name >> p.role >> p.value[Check] >> p.value[Target];
       job.params.push_back(p);
-    } else if (key == "variant") {
+    } else if (key == "variant" || key == "baseline") {
+      // id threads target-grid-x target-grid-y check-grid-x check-grid-y cubin lowered n defines
       VariantJob v;
       size_t n = 0;
-      ls >> v.id >> v.threads >> v.grid[0] >> v.grid[1] >> n;
+      ls >> v.id >> v.threads >> v.grid[Target][0] >> v.grid[Target][1] >> v.grid[Check][0] >>
+          v.grid[Check][1] >> v.cubin >> v.lowered >> n;
+      if (v.cubin == "-") v.cubin.clear();
       for (size_t i = 0; i < n; ++i) {
         std::string d;
         ls >> d;
         v.defines.push_back("-D" + d);
       }
-      job.variants.push_back(v);
+      (key == "variant" ? job.variants.push_back(v) : void(job.baseline = v));
     }
   }
   if (job.kernel.empty() || job.source.empty()) {
@@ -347,6 +371,47 @@ inline Stats stats(std::vector<double> t) {
   return s;
 }
 
+// A variant's code, loaded: from the cubin rtcuda-tune compiled, else compiled here.
+struct Loaded {
+  CUmodule module = nullptr;
+  CUfunction f = nullptr;
+  long long spillStores = -1, spillLoads = -1;
+  std::string error;
+  ~Loaded() {
+    if (module) cuModuleUnload(module);
+  }
+};
+
+inline void load(const Job &job, const std::string &source, const VariantJob &v, int major,
+                 int minor, Loaded &out) {
+  std::vector<char> image;
+  std::string lowered = v.lowered;
+  if (!v.cubin.empty()) {
+    std::ifstream in(v.cubin, std::ios::binary);
+    image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  CUresult r = CUDA_ERROR_INVALID_IMAGE;
+  if (!image.empty()) r = cuModuleLoadData(&out.module, image.data());
+  if (r != CUDA_SUCCESS) {  // no cubin, or one this driver cannot load: compile here
+    out.module = nullptr;
+    Compiled c = compileVariant(job, source, v, major, minor);
+    if (!c.ok) {
+      out.error = c.error;
+      return;
+    }
+    out.spillStores = c.spillStores, out.spillLoads = c.spillLoads;
+    lowered = c.lowered;
+    r = cuModuleLoadData(&out.module, c.image.data());
+    if (r != CUDA_SUCCESS) {
+      out.module = nullptr;
+      out.error = std::string("cannot load the module: ") + cuName(r);
+      return;
+    }
+  }
+  r = cuModuleGetFunction(&out.f, out.module, lowered.c_str());
+  if (r != CUDA_SUCCESS) out.error = std::string("kernel not found in the module: ") + cuName(r);
+}
+
 class Runner {
 public:
   Runner(Job &job, const RefEntry *refs, size_t refCount)
@@ -358,20 +423,30 @@ private:
   Job &job_;
   const RefEntry *refs_;
   size_t refCount_;
-  std::vector<void *> launchArgs_;
+  std::vector<void *> launchArgs_[2];
   CUdeviceptr flush_ = 0;
   size_t flushBytes_ = 0;
+  bool haveTargetRef_ = false;
+  std::string source_;
+  double bestUs_ = 0;  // the fastest first target run so far (for the cutoff)
 
   bool prepare(Device &device, std::string &error);
   bool reference(std::string &error);
+  // Runs `f` once at `side` from the pristine inputs; a CUDA error in `r`.
+  CUresult runOnce(CUfunction f, const VariantJob &v, int side, float *ms = nullptr);
+  // Compares the outputs at `side` with `want(p)`; the number of differing elements.
+  long long compare(int side, const std::string &where, std::string &badArrays);
+  // The baseline's run: the reference at the small size (self-reference) and at the target.
+  bool runBaseline(Device &device, std::string &error);
   // Returns false when the CUDA context is no longer usable.
-  bool measure(Device &device, const std::string &source, const VariantJob &v);
+  bool measure(Device &device, const VariantJob &v);
 };
 
 inline bool Runner::reference(std::string &error) {
   RefFn fn = nullptr;
   for (size_t i = 0; i < refCount_; ++i)
     if (job_.kernel == refs_[i].kernel) fn = refs_[i].fn;
+  if (job_.selfReference) return true;  // the baseline's run fills p.ref
   if (!fn) {
     error = "no reference function for kernel " + job_.kernel;
     return false;
@@ -385,7 +460,7 @@ inline bool Runner::reference(std::string &error) {
       if (ok && p.array) {
         long long count = -1;
         in.read(reinterpret_cast<char *>(&count), sizeof count);
-        ok = in && count == p.count;
+        ok = in && count == p.count[Check];
         if (ok && p.bytes()) in.read(static_cast<char *>(p.ref), std::streamsize(p.bytes()));
         ok = ok && in;
       }
@@ -396,7 +471,7 @@ inline bool Runner::reference(std::string &error) {
   std::vector<void *> arrays, scalars;
   for (Param &p : job_.params) {
     arrays.push_back(p.array ? p.ref : nullptr);
-    scalars.push_back(p.array ? nullptr : p.scalar);
+    scalars.push_back(p.array ? nullptr : p.scalar[Check]);
   }
   fn(arrays.data(), scalars.data());
   if (!job_.refCache.empty()) {
@@ -404,7 +479,7 @@ inline bool Runner::reference(std::string &error) {
     std::ofstream out(tmp, std::ios::binary);
     for (Param &p : job_.params)
       if (p.array) {
-        out.write(reinterpret_cast<const char *>(&p.count), sizeof p.count);
+        out.write(reinterpret_cast<const char *>(&p.count[Check]), sizeof p.count[Check]);
         if (p.bytes()) out.write(static_cast<const char *>(p.ref), std::streamsize(p.bytes()));
       }
     out.close();
@@ -416,34 +491,49 @@ inline bool Runner::reference(std::string &error) {
 inline bool Runner::prepare(Device &device, std::string &error) {
   rtcuda_verify::Session s;
   s.rng.seed(job_.seed);
-  for (Param &p : job_.params) {
-    bool known = withType(p.type, [&](auto zero) {
-      using T = decltype(zero);
-      if (p.array) {
-        p.host = s.randomArray<T>(p.count);
-        p.ref = rtcuda_verify::Session::copy(static_cast<T *>(p.host), p.count);
-      } else {
-        T v = p.role == "size" ? T(p.value) : s.randomValue<T>();
-        std::memcpy(p.scalar, &v, sizeof v);
+  // The target size's inputs are random too, made after the small size's from the same seed.
+  std::vector<void *> targetHost(job_.params.size(), nullptr);
+  for (int side : {Check, Target})
+    for (size_t i = 0; i < job_.params.size(); ++i) {
+      Param &p = job_.params[i];
+      bool known = withType(p.type, [&](auto zero) {
+        using T = decltype(zero);
+        if (p.array && side == Check) {
+          p.host = s.randomArray<T>(p.count[Check]);
+          p.ref = rtcuda_verify::Session::copy(static_cast<T *>(p.host), p.count[Check]);
+        } else if (p.array) {
+          targetHost[i] = s.randomArray<T>(p.count[Target]);
+        } else if (side == Check) {
+          T v = p.role == "size" ? T(p.value[Check]) : s.randomValue<T>();
+          T t = p.role == "size" ? T(p.value[Target]) : v;
+          std::memcpy(p.scalar[Check], &v, sizeof v);
+          std::memcpy(p.scalar[Target], &t, sizeof t);
+        }
+      });
+      if (!known) {
+        error = "unsupported type '" + p.type + "' of parameter " + p.name;
+        return false;
       }
-    });
-    if (!known) {
-      error = "unsupported type '" + p.type + "' of parameter " + p.name;
-      return false;
     }
-  }
-  for (Param &p : job_.params) {
+  for (size_t i = 0; i < job_.params.size(); ++i) {
+    Param &p = job_.params[i];
     if (!p.array) continue;
-    size_t bytes = p.bytes() ? p.bytes() : 1;
-    CUresult r = cuMemAlloc(&p.pristine, bytes);
-    if (r == CUDA_SUCCESS) r = cuMemAlloc(&p.work, bytes);
-    if (r == CUDA_SUCCESS && p.bytes()) r = cuMemcpyHtoD(p.pristine, p.host, p.bytes());
-    if (r != CUDA_SUCCESS) {
-      error = std::string("cannot allocate ") + p.name + " on the device: " + cuName(r);
-      return false;
+    for (int side : {Check, Target}) {
+      size_t bytes = p.bytes(side) ? p.bytes(side) : 1;
+      const void *from = side == Check ? p.host : targetHost[i];
+      CUresult r = cuMemAlloc(&p.pristine[side], bytes);
+      if (r == CUDA_SUCCESS) r = cuMemAlloc(&p.work[side], bytes);
+      if (r == CUDA_SUCCESS && p.bytes(side)) r = cuMemcpyHtoD(p.pristine[side], from, p.bytes(side));
+      if (r != CUDA_SUCCESS) {
+        error = std::string("cannot allocate ") + p.name + " on the device: " + cuName(r);
+        return false;
+      }
     }
+    std::free(targetHost[i]);
   }
-  for (Param &p : job_.params) launchArgs_.push_back(p.array ? static_cast<void *>(&p.work) : p.scalar);
+  for (int side : {Check, Target})
+    for (Param &p : job_.params)
+      launchArgs_[side].push_back(p.array ? static_cast<void *>(&p.work[side]) : p.scalar[side]);
   // Twice the L2 size, written before every timed run, evicts the inputs from L2.
   if (job_.flush) {
     int l2 = device.attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
@@ -453,24 +543,81 @@ inline bool Runner::prepare(Device &device, std::string &error) {
   return reference(error);
 }
 
-inline bool Runner::measure(Device &device, const std::string &source, const VariantJob &v) {
+inline CUresult Runner::runOnce(CUfunction f, const VariantJob &v, int side, float *ms) {
+  for (Param &p : job_.params)
+    if (p.array && p.bytes(side)) cuMemcpyDtoD(p.work[side], p.pristine[side], p.bytes(side));
+  CUevent a = nullptr, b = nullptr;
+  if (ms) cuEventCreate(&a, CU_EVENT_DEFAULT), cuEventCreate(&b, CU_EVENT_DEFAULT), cuEventRecord(a, nullptr);
+  CUresult r = cuLaunchKernel(f, unsigned(v.grid[side][0]), unsigned(v.grid[side][1]), 1,
+                              unsigned(v.threads), 1, 1, 0, nullptr, launchArgs_[side].data(), nullptr);
+  if (ms) cuEventRecord(b, nullptr);
+  if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
+  if (ms) {
+    if (r == CUDA_SUCCESS) cuEventElapsedTime(ms, a, b);
+    cuEventDestroy(a), cuEventDestroy(b);
+  }
+  return r;
+}
+
+inline long long Runner::compare(int side, const std::string &where, std::string &badArrays) {
+  rtcuda_verify::Session s;
+  s.maxReports = 3;
+  long long bad = 0;
+  for (Param &p : job_.params) {
+    if (!p.array || !p.bytes(side)) continue;
+    if (side == Target && !p.written) continue;  // inputs are checked at the small size
+    std::vector<unsigned char> got(p.bytes(side));
+    cuMemcpyDtoH(got.data(), p.work[side], p.bytes(side));
+    long long before = bad;
+    withType(p.type, [&](auto zero) {
+      using T = decltype(zero);
+      const void *want = side == Target ? p.targetRef : p.written ? p.ref : p.host;
+      bad += s.compare(job_.kernel.c_str(), where, p.name.c_str(),
+                       reinterpret_cast<const T *>(got.data()), static_cast<const T *>(want),
+                       p.count[side],
+                       p.written && std::is_floating_point<T>::value ? job_.reduction[side] : 0);
+    });
+    if (bad > before) badArrays += (badArrays.empty() ? "" : ", ") + p.name;
+  }
+  return bad;
+}
+
+inline bool Runner::runBaseline(Device &device, std::string &error) {
+  const VariantJob &b = job_.baseline;
+  Loaded l;
+  load(job_, source_, b, device.major, device.minor, l);
+  if (!l.error.empty()) return error = "the default point " + b.id + ": " + l.error, false;
+  if (job_.selfReference) {
+    CUresult r = runOnce(l.f, b, Check);
+    if (r != CUDA_SUCCESS) return error = "the default point " + b.id + " failed: " + cuName(r), false;
+    for (Param &p : job_.params)
+      if (p.array && p.written && p.bytes()) cuMemcpyDtoH(p.ref, p.work[Check], p.bytes());
+  }
+  if (job_.crossCheck) {
+    CUresult r = runOnce(l.f, b, Target);
+    if (r != CUDA_SUCCESS)
+      return error = "the default point " + b.id + " failed at the target size: " + cuName(r), false;
+    for (Param &p : job_.params)
+      if (p.array && p.written && p.bytes(Target)) {
+        p.targetRef = std::malloc(p.bytes(Target));
+        cuMemcpyDtoH(p.targetRef, p.work[Target], p.bytes(Target));
+      }
+    haveTargetRef_ = true;
+  }
+  return true;
+}
+
+inline bool Runner::measure(Device &device, const VariantJob &v) {
   std::ostringstream out;
   out << "{\"event\":\"result\",\"variant\":" << jsonString(v.id);
   auto finish = [&](const std::string &status, const std::string &reason) {
     out << ",\"status\":" << jsonString(status) << ",\"reason\":" << jsonString(reason) << "}";
     emit(out.str());
   };
-  Compiled c = compileVariant(job_, source, v, device.major, device.minor);
-  if (!c.ok) return finish("compile-error", c.error), true;
-  CUmodule module;
-  CUresult r = cuModuleLoadData(&module, c.image.data());
-  if (r != CUDA_SUCCESS) return finish("compile-error", std::string("cannot load the module: ") + cuName(r)), true;
-  CUfunction f;
-  r = cuModuleGetFunction(&f, module, c.lowered.c_str());
-  if (r != CUDA_SUCCESS) {
-    cuModuleUnload(module);
-    return finish("compile-error", std::string("kernel not found in the module: ") + cuName(r)), true;
-  }
+  Loaded l;
+  load(job_, source_, v, device.major, device.minor, l);
+  if (!l.error.empty()) return finish("compile-error", l.error), true;
+  CUfunction f = l.f;
   int regs = 0, smem = 0, local = 0, maxThreads = 0, blocks = 0;
   cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f);
   cuFuncGetAttribute(&smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f);
@@ -478,56 +625,57 @@ inline bool Runner::measure(Device &device, const std::string &source, const Var
   cuFuncGetAttribute(&maxThreads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f);
   cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, int(v.threads), 0);
   out << ",\"regs\":" << regs << ",\"smem\":" << smem << ",\"local\":" << local
-      << ",\"spill_stores\":" << c.spillStores << ",\"spill_loads\":" << c.spillLoads
+      << ",\"spill_stores\":" << l.spillStores << ",\"spill_loads\":" << l.spillLoads
       << ",\"max_threads\":" << maxThreads << ",\"driver_blocks_per_sm\":" << blocks;
-  if (v.threads > maxThreads || blocks == 0) {
-    cuModuleUnload(module);
+  if (v.threads > maxThreads || blocks == 0)
     return finish("infeasible", "the compiled kernel allows " + std::to_string(maxThreads) +
                                     " threads per block and " + std::to_string(blocks) +
                                     " resident blocks per SM"), true;
-  }
-  unsigned gx = unsigned(v.grid[0]), gy = unsigned(v.grid[1]), bx = unsigned(v.threads);
-  if (gx == 0 || gy == 0) {
-    cuModuleUnload(module);
-    return finish("infeasible", "empty grid at these sizes"), true;
-  }
-  // One run from the initial contents, compared with the reference.
-  for (Param &p : job_.params)
-    if (p.array && p.bytes()) cuMemcpyDtoD(p.work, p.pristine, p.bytes());
-  r = cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, launchArgs_.data(), nullptr);
-  if (r != CUDA_SUCCESS) {
-    cuModuleUnload(module);
+  for (int side : {Check, Target})
+    if (v.grid[side][0] == 0 || v.grid[side][1] == 0)
+      return finish("infeasible", std::string("empty grid at the ") +
+                                      (side == Check ? "checking" : "target") + " size"), true;
+  // One run from the initial contents at the small size, compared with the reference.
+  CUresult r = runOnce(f, v, Check);
+  if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES || r == CUDA_ERROR_INVALID_VALUE)
     return finish("launch-error", std::string("launch failed: ") + cuName(r)), true;
-  }
-  r = cuCtxSynchronize();
   if (r != CUDA_SUCCESS) return finish("crash", std::string("the kernel failed: ") + cuName(r)), false;
-  rtcuda_verify::Session s;
-  s.maxReports = 3;
-  long long bad = 0;
-  std::string where = v.id;
   std::string badArrays;
-  for (Param &p : job_.params) {
-    if (!p.array || !p.bytes()) continue;
-    std::vector<unsigned char> got(p.bytes());
-    cuMemcpyDtoH(got.data(), p.work, p.bytes());
-    long long before = bad;
-    withType(p.type, [&](auto zero) {
-      using T = decltype(zero);
-      const T *want = static_cast<const T *>(p.written ? p.ref : p.host);
-      bad += s.compare(job_.kernel.c_str(), where, p.name.c_str(),
-                       reinterpret_cast<const T *>(got.data()), want, p.count,
-                       p.written && std::is_floating_point<T>::value ? job_.reduction : 0);
-    });
-    if (bad > before) badArrays += (badArrays.empty() ? "" : ", ") + p.name;
+  long long bad = compare(Check, v.id, badArrays);
+  if (bad)
+    return finish("wrong", std::to_string(bad) + " element(s) differ from the " +
+                               (job_.selfReference ? "default point's output" : "sequential C") +
+                               " at the checking size (" + badArrays + ")"), true;
+  // The first run at the target size, from the initial contents: timed (a variant much slower
+  // than the best is not timed further) and, in the final round, compared with the baseline.
+  float firstMs = 0;
+  r = runOnce(f, v, Target, &firstMs);
+  if (r != CUDA_SUCCESS)
+    return finish("crash", std::string("the kernel failed at the target size: ") + cuName(r)), false;
+  if (haveTargetRef_) {
+    bad = compare(Target, v.id + " (target size)", badArrays);
+    if (bad)
+      return finish("wrong", std::to_string(bad) + " element(s) differ from the default point's "
+                             "output at the target size (" + badArrays + ")"), true;
   }
-  if (bad) {
-    cuModuleUnload(module);
-    return finish("wrong", std::to_string(bad) + " element(s) differ from the sequential C (" +
-                               badArrays + ")"), true;
+  double firstUs = double(firstMs) * 1000.0;
+  out << ",\"first_us\":" << firstUs << ",\"target_checked\":" << (haveTargetRef_ ? "true" : "false");
+  double cutoff = job_.cutoffUs;  // < 0: time every variant in full
+  if (cutoff >= 0 && bestUs_ > 0 && (cutoff == 0 || 3 * bestUs_ < cutoff)) cutoff = 3 * bestUs_;
+  if (cutoff > 0 && firstUs > cutoff) {
+    std::ostringstream why;
+    why << "its first run at the target size took " << firstUs << " us, over 3x the fastest ("
+        << cutoff << " us): not timed further";
+    out << ",\"median_us\":" << firstUs << ",\"min_us\":" << firstUs << ",\"max_us\":" << firstUs
+        << ",\"q1_us\":" << firstUs << ",\"q3_us\":" << firstUs << ",\"times_us\":[" << firstUs
+        << "],\"verified\":true";
+    return finish("slow", why.str()), true;
   }
-  // Timing: warm-up, then each repetition between two events, the L2 flushed before it.
-  for (int i = 0; i < job_.warmup; ++i)
-    cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, launchArgs_.data(), nullptr);
+  // Timing at the target size: warm-up, then each repetition between two events, the L2
+  // flushed before it.
+  unsigned gx = unsigned(v.grid[Target][0]), gy = unsigned(v.grid[Target][1]), bx = unsigned(v.threads);
+  void **args = launchArgs_[Target].data();
+  for (int i = 0; i < job_.warmup; ++i) cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr);
   int reps = std::max(job_.reps, 1);
   std::vector<CUevent> start(reps), stop(reps);
   for (int i = 0; i < reps; ++i) {
@@ -537,7 +685,7 @@ inline bool Runner::measure(Device &device, const std::string &source, const Var
   for (int i = 0; i < reps; ++i) {
     if (flush_) cuMemsetD32Async(flush_, unsigned(i), flushBytes_ / 4, nullptr);
     cuEventRecord(start[i], nullptr);
-    cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, launchArgs_.data(), nullptr);
+    cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr);
     cuEventRecord(stop[i], nullptr);
   }
   r = cuCtxSynchronize();
@@ -551,26 +699,27 @@ inline bool Runner::measure(Device &device, const std::string &source, const Var
     cuEventDestroy(stop[i]);
   }
   Stats st = stats(times);
+  if (bestUs_ <= 0 || st.median < bestUs_) bestUs_ = st.median;
   out << ",\"median_us\":" << st.median << ",\"min_us\":" << st.min << ",\"max_us\":" << st.max
       << ",\"q1_us\":" << st.q1 << ",\"q3_us\":" << st.q3 << ",\"times_us\":[";
   for (size_t i = 0; i < times.size(); ++i) out << (i ? "," : "") << times[i];
   out << "],\"verified\":true";
-  cuModuleUnload(module);
   finish("ok", "");
   return true;
 }
 
 inline int Runner::run(Device &device) {
   std::string error;
-  if (!prepare(device, error)) {
+  source_ = readText(job_.source);
+  if (!prepare(device, error) ||
+      ((job_.selfReference || job_.crossCheck) && !job_.baseline.id.empty() && !runBaseline(device, error))) {
     emit("{\"event\":\"error\",\"message\":" + jsonString(error) + "}");
     return 2;
   }
-  std::string source = readText(job_.source);
   emit("{\"event\":\"ready\"}");
   for (const VariantJob &v : job_.variants) {
     emit("{\"event\":\"start\",\"variant\":" + jsonString(v.id) + "}");
-    if (!measure(device, source, v)) return 3;
+    if (!measure(device, v)) return 3;
   }
   return 0;
 }
@@ -588,6 +737,10 @@ inline int harnessMain(int argc, char **argv, const RefEntry *refs, size_t refCo
   Job job;
   if (!readJob(argv[1], job, error)) {
     emit("{\"event\":\"error\",\"message\":" + jsonString(error) + "}");
+    return 2;
+  }
+  if (job.selfReference && job.baseline.id.empty()) {
+    emit("{\"event\":\"error\",\"message\":\"no reference: the kernel has no C function and the job names no default point\"}");
     return 2;
   }
   Runner runner(job, refs, refCount);

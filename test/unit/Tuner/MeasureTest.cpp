@@ -181,7 +181,11 @@ static MeasureJob plantedJob(const TuneKernel &k, const fs::path &dir) {
 
 static void addVariant(MeasureJob &job, const Variant &v) {
   const TuneKernel &k = *job.kernel;
-  job.variants.push_back({variantId(k, v), geometry(k, job.sizes, v), macroValues(k, v)});
+  VariantLaunch l;
+  l.id = variantId(k, v);
+  l.geo = geometry(k, job.sizes, v);
+  l.defines = macroValues(k, v);
+  job.variants.push_back(l);
 }
 
 TEST(Measure, ExcludesCrashesHangsAndWrongResultsAndGoesOn) {

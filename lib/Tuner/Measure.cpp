@@ -1,0 +1,273 @@
+// Measuring one kernel: rounds of successive halving at the target size, each variant checked
+// at the small size first (see Measure.h, Selection.h and docs/tuner.md).
+#include "Measure.h"
+
+#include "rtcuda/Support/Files.h"
+#include "rtcuda/Tuner/Expr.h"
+#include "rtcuda/Tuner/Harness.h"
+#include "rtcuda/Tuner/Selection.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+
+#include <unistd.h>
+
+namespace rtcuda::tune {
+
+namespace fs = std::filesystem;
+
+Progress::Progress(bool quiet) : quiet_(quiet), tty_(isatty(STDOUT_FILENO)) {}
+
+void Progress::show(const std::string &text) {
+  if (quiet_) return;
+  auto now = std::chrono::steady_clock::now();
+  if (tty_) {
+    std::cout << "\r\033[K" << text << std::flush;
+    open_ = true;
+  } else if (now - last_ > std::chrono::seconds(5)) {
+    std::cout << text << "\n" << std::flush;
+    last_ = now;
+  }
+}
+
+void Progress::line(const std::string &text) {
+  if (open_) std::cout << "\r\033[K";
+  open_ = false;
+  std::cout << text << "\n";
+}
+
+void Progress::done() {
+  if (open_) std::cout << "\n";
+  open_ = false;
+}
+
+std::string fmt(double v, int digits) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string kernelHash(const Manifest &m, const TuneKernel &k) {
+  std::string text = readFile((fs::path(m.dir) / "kernel.cu").string());
+  for (const std::string &ref : m.referenceSources) text += readFile((fs::path(m.dir) / ref).string());
+  text += "\n" + k.k.name;
+  for (const ManifestTuning &t : k.k.tuning) {
+    text += " " + t.name + ":" + t.macro;
+    for (int v : t.values) text += "," + std::to_string(v);
+  }
+  return contentHash(text);
+}
+
+namespace {
+
+using Results = std::vector<std::pair<size_t, Measurement>>;
+
+struct RoundState {
+  std::vector<Round> plan;
+  std::vector<size_t> counts;
+  double startSeconds = 0;
+  double sumUs = 0;
+  size_t timedOk = 0;
+};
+
+VariantLaunch launchOf(const KernelResult &kr, size_t j) {
+  const TuneKernel &k = *kr.kernel;
+  const VariantRecord &r = kr.variants[j];
+  VariantLaunch l{r.id, r.geo, macroValues(k, r.v), {}, r.cubin, r.lowered};
+  l.checkGeo = geometry(k, kr.checkSizes, r.v);
+  return l;
+}
+
+// Times `which` in round `ri` of `st.plan`; every result goes into kr.variants and `results`.
+bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &which, size_t ri,
+                  RoundState &st, Results &results) {
+  const TuneKernel &k = *kr.kernel;
+  const Round &round = st.plan[ri];
+  std::string hash = kernelHash(ms.m, k);
+  std::string sizes = sizesId(kr.sizes) + " checked at " + sizesId(kr.checkSizes) + " reps " +
+                      std::to_string(round.reps) + "+" + std::to_string(round.warmup) +
+                      (round.final ? " final" : "");
+  std::string key = measurementKey(hash, ms.device.name, ms.toolkit, k.dataType, sizes);
+  nlohmann::json about = {{"kernel", k.k.name}, {"device", ms.device.name}, {"toolkit", ms.toolkit},
+                          {"data_type", k.dataType}, {"sizes", sizes}, {"hash", hash}};
+  MeasureJob job;
+  job.kernel = &k;
+  job.outDir = fs::absolute(ms.m.dir).string();
+  fs::path work = fs::path(ms.m.dir) / "tuning" / "work";
+  job.jobPath = fs::absolute(work / (k.k.name + ".job")).string();
+  job.refCache = fs::absolute(work / ("ref-" + contentHash(hash + sizesId(kr.checkSizes) + k.dataType +
+                                                           std::to_string(ms.opts.seed)) + ".bin")).string();
+  job.sizes = kr.sizes;
+  job.checkSizes = kr.checkSizes;
+  job.reps = round.reps;
+  job.warmup = round.warmup;
+  job.flush = ms.opts.flush;
+  job.seed = ms.opts.seed;
+  job.timeout = ms.opts.timeout;
+  job.crossCheck = round.final;
+  job.selfReference = !k.function.empty();
+  job.cutoffUs = round.final ? -1 : 0;  // the final round times everything in full
+  if (kr.defaultIndex >= 0 && (job.crossCheck || job.selfReference)) {
+    try {
+      job.baseline = launchOf(kr, size_t(kr.defaultIndex));
+    } catch (const ExprError &) {
+      job.crossCheck = false;
+    }
+  }
+  std::map<std::string, size_t> index;
+  auto record = [&](size_t j, const Measurement &m, bool cached) {
+    VariantRecord &r = kr.variants[j];
+    r.meas = m;
+    r.cached = cached;
+    r.round = int(ri);
+    results.push_back({j, m});
+    if (m.status == "ok") st.sumUs += m.medianUs, ++st.timedOk;
+  };
+  for (size_t j : which) {
+    VariantRecord &r = kr.variants[j];
+    index[r.id] = j;
+    if (!k.notMeasurable.empty()) {
+      record(j, Measurement::failure("unsupported", k.notMeasurable), false);
+      continue;
+    }
+    if (auto hit = ms.cache.find(key, r.id)) {
+      record(j, *hit, true);
+      ++kr.fromCache;
+      continue;
+    }
+    try {
+      job.variants.push_back(launchOf(kr, j));
+    } catch (const ExprError &e) {
+      record(j, Measurement::failure("infeasible", std::string("cannot compute the launch at the "
+                                                               "checking size: ") + e.what()), false);
+    }
+  }
+  size_t done = 0, total = job.variants.size();
+  double best = std::numeric_limits<double>::infinity();
+  std::string bestId;
+  for (const auto &[j, m] : results)
+    if (m.status == "ok" && m.medianUs < best) best = m.medianUs, bestId = kr.variants[j].id;
+  auto roundStart = std::chrono::steady_clock::now();
+  bool started = false;
+  auto header = [&]() {
+    EtaInput eta;
+    eta.rounds = st.plan;
+    eta.counts = st.counts;
+    eta.counts[ri] = total;
+    eta.round = ri;
+    eta.done = done;
+    eta.roundSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - roundStart).count();
+    eta.startSeconds = st.startSeconds;
+    eta.meanUs = st.timedOk ? st.sumUs / double(st.timedOk) : 0;
+    return "rtcuda-tune: " + ms.label + k.k.name + ": round " + std::to_string(ri + 1) + "/" +
+           std::to_string(st.plan.size()) + " (" + std::to_string(round.reps) + " reps) " +
+           std::to_string(done) + "/" + std::to_string(total) +
+           (bestId.empty() ? "" : ", best " + bestId + " " + fmt(best) + " us") + ", ETA " +
+           formatEta(etaSeconds(eta));
+  };
+  if (total == 0) return true;
+  ms.progress.show(header());
+  bool finished = runMeasurements(
+      ms.exe, job, &tuneInterrupted,
+      [&](const std::string &) {
+        if (!started && st.startSeconds == 0)
+          st.startSeconds =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - roundStart).count();
+        started = true;
+        ms.progress.show(header());
+      },
+      [&](const std::string &id, const Measurement &meas) {
+        record(index[id], meas, false);
+        ms.cache.put(key, about, id, meas);
+        ++done;
+        if (meas.status == "ok" && meas.medianUs < best) best = meas.medianUs, bestId = id;
+        if (meas.status != "ok" && meas.status != "slow")
+          ms.progress.line("rtcuda-tune: " + k.k.name + " " + id + " excluded: " + meas.status +
+                           (meas.reason.empty() ? "" : " (" + meas.reason + ")"));
+        ms.progress.show(header());
+      });
+  return finished;
+}
+
+}  // namespace
+
+bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &space) {
+  auto start = std::chrono::steady_clock::now();
+  std::vector<size_t> order;
+  for (size_t j = 0; j < kr.variants.size(); ++j)
+    if (kr.variants[j].rank > 0) order.push_back(j);
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return kr.variants[a].rank < kr.variants[b].rank; });
+  std::optional<size_t> def;
+  if (kr.defaultIndex >= 0 && kr.variants[size_t(kr.defaultIndex)].feasible) def = size_t(kr.defaultIndex);
+  RoundState st;
+  Results results;
+  std::vector<size_t> candidates = order;
+  if (ms.opts.strategy == Strategy::Pruned)
+    candidates = prunedSelection(order, kr.variants.size(), ms.opts.fraction, def);
+  size_t firstRound = 0;
+  bool finished = true;
+  if (ms.opts.strategy == Strategy::Budget) {
+    // The search's batches are the first round (a few repetitions each).
+    size_t budget = std::max<size_t>(ms.opts.budget, 1);
+    st.plan = planRounds(budget + 1, std::max(ms.opts.reps, 10), ms.opts.warmup);
+    st.counts.assign(st.plan.size(), 0);
+    std::vector<bool> feasible;
+    std::vector<int> rank;
+    for (const VariantRecord &r : kr.variants) feasible.push_back(r.feasible), rank.push_back(r.rank);
+    candidates = budgetSearch(*kr.kernel, space, feasible, rank, budget, ms.opts.seed,
+                              [&](const std::vector<size_t> &batch) {
+                                std::map<size_t, double> times;
+                                if (!finished) return times;
+                                st.counts[0] = batch.size();
+                                Results got;
+                                finished = measureRound(ms, kr, batch, 0, st, got);
+                                for (const auto &[j, m] : got)
+                                  times[j] = m.status == "ok" ? m.medianUs
+                                                              : std::numeric_limits<double>::infinity();
+                                results.insert(results.end(), got.begin(), got.end());
+                                return times;
+                              });
+    if (def && std::find(candidates.begin(), candidates.end(), *def) == candidates.end()) {
+      Results got;
+      if (finished) finished = measureRound(ms, kr, {*def}, 0, st, got);
+      results.insert(results.end(), got.begin(), got.end());
+    }
+    firstRound = 1;
+    kr.rounds = 1;
+  } else {
+    if (def && std::find(candidates.begin(), candidates.end(), *def) == candidates.end())
+      candidates.push_back(*def);
+    st.plan = planRounds(candidates.size(), std::max(ms.opts.reps, 10), ms.opts.warmup);
+    st.counts.assign(st.plan.size(), 0);
+  }
+  st.counts[0] = candidates.size();
+  for (size_t r = 1; r < st.plan.size(); ++r) st.counts[r] = st.plan[r].keep + (st.plan[r].final && def ? 1 : 0);
+  for (size_t r = firstRound; r < st.plan.size() && finished; ++r) {
+    std::vector<size_t> which = candidates;
+    if (r > 0) {
+      which = survivors(results, st.plan[r].keep);
+      if (st.plan[r].final && def && std::find(which.begin(), which.end(), *def) == which.end()) {
+        const auto &m = kr.variants[*def].meas;
+        if (!m || m->status == "ok" || m->status == "slow") which.push_back(*def);
+      }
+    }
+    if (which.empty()) break;
+    st.counts[r] = which.size();
+    results.clear();
+    finished = measureRound(ms, kr, which, r, st, results);
+    kr.rounds = r + 1;
+  }
+  if (finished && !results.empty()) {
+    Decision d = decide(results, kr.defaultIndex);
+    if (d.chosen >= 0) kr.chosen = int(d.chosen), kr.chosenBy = "measured";
+    kr.why = d.why;
+  }
+  kr.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return finished;
+}
+
+}  // namespace rtcuda::tune

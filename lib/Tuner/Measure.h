@@ -1,0 +1,49 @@
+// rtcuda-tune's measurement of one kernel (private to lib/Tuner): the rounds of successive
+// halving at the target size through the harness, with a progress line and ETA.
+#pragma once
+
+#include "rtcuda/Tuner/Tuner.h"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace rtcuda::tune {
+
+// One status line, rewritten in place on a terminal.
+class Progress {
+public:
+  explicit Progress(bool quiet);
+  // Off a terminal (CI logs) at most one line every few seconds.
+  void show(const std::string &text);
+  void line(const std::string &text);
+  void done();
+
+private:
+  bool quiet_, tty_, open_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+std::string fmt(double v, int digits = 2);
+
+// What identifies a kernel's code for the caches: kernel.cu, the reference C, the kernel's
+// name and tuning space (not the header's default, which the tuner itself rewrites).
+std::string kernelHash(const Manifest &m, const TuneKernel &k);
+
+struct Measuring {
+  const TuneOptions &opts;
+  const Manifest &m;
+  const std::string &exe;
+  const DeviceLimits &device;
+  const std::string &toolkit;
+  Cache &cache;
+  Progress &progress;
+  std::string label;  // "kernel 2/5" for the progress line
+};
+
+// Measures `candidates` (indices into kr.variants; the default point among them or not) in
+// rounds (Selection.h), records every result, and decides against the default point. Returns
+// false when interrupted. `space` is the kernel's space (the budget search moves in it).
+bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &space);
+
+}  // namespace rtcuda::tune

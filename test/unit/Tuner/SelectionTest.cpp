@@ -1,0 +1,172 @@
+// The new tuner logic on made-up numbers: successive halving's rounds, the decision against the
+// default point under noise (a variant that is not really faster never replaces it; one that
+// fails its check never wins), the ETA's arithmetic, the checking sizes, and the kernels of
+// an outlined function with what is skipped and why.
+#include "rtcuda/Tuner/Selection.h"
+#include "rtcuda/Tuner/Space.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+using namespace rtcuda::tune;
+
+namespace {
+
+const std::string data = RTCUDA_TUNER_TEST_DATA;
+
+// `reps` runs of a kernel whose true time is `us`: Gaussian noise of relative size `sigma`
+// and, now and then, a run three times slower (another process, a clock change).
+Measurement measured(double us, double sigma, int reps, std::mt19937 &rng) {
+  std::normal_distribution<double> noise(0, sigma);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) t.push_back(us * (1 + noise(rng)) * (u(rng) < 0.05 ? 3 : 1));
+  std::sort(t.begin(), t.end());
+  auto at = [&](double q) {
+    double pos = q * double(t.size() - 1);
+    size_t i = size_t(pos);
+    double f = pos - double(i);
+    return i + 1 < t.size() ? t[i] * (1 - f) + t[i + 1] * f : t[i];
+  };
+  Measurement m;
+  m.status = "ok";
+  m.verified = true;
+  m.timesUs = t;
+  m.medianUs = at(0.5), m.q1Us = at(0.25), m.q3Us = at(0.75), m.minUs = t.front(), m.maxUs = t.back();
+  return m;
+}
+
+}  // namespace
+
+TEST(Selection, RoundsHalveAndEndWithTheFullRepetitions) {
+  auto rounds = planRounds(256, 20, 2);
+  ASSERT_EQ(rounds.size(), 4u);
+  EXPECT_EQ(rounds[0].keep, 0u);  // every candidate
+  EXPECT_EQ(rounds[0].reps, 3);
+  EXPECT_FALSE(rounds[0].final);
+  EXPECT_EQ(rounds[1].keep, 64u);
+  EXPECT_EQ(rounds[2].keep, 16u);
+  EXPECT_LT(rounds[1].reps, rounds[2].reps);
+  EXPECT_EQ(rounds[3].keep, 3u);
+  EXPECT_EQ(rounds[3].reps, 20);
+  EXPECT_EQ(rounds[3].warmup, 2);
+  EXPECT_TRUE(rounds[3].final);
+  auto small = planRounds(6, 20, 2);  // small spaces: everything in full, once
+  ASSERT_EQ(small.size(), 1u);
+  EXPECT_TRUE(small[0].final);
+  EXPECT_EQ(small[0].reps, 20);
+  EXPECT_EQ(planRounds(32, 20, 2).size(), 3u);  // 32, 8, 3 + default
+  EXPECT_EQ(planRounds(1024, 20, 2).size(), 5u);
+}
+
+TEST(Selection, AVariantThatFailedItsCheckNeverWins) {
+  std::mt19937 rng(3);
+  Measurement ok = measured(100, 0.01, 20, rng), fast = measured(50, 0.01, 20, rng);
+  Measurement wrong = fast, slow = fast, crash = Measurement::failure("crash", "trap");
+  wrong.status = "wrong", wrong.verified = false;
+  slow.status = "slow";
+  Measurement unverified = fast;
+  unverified.verified = false;
+  std::vector<std::pair<size_t, Measurement>> finals = {
+      {0, ok}, {1, wrong}, {2, slow}, {3, crash}, {4, unverified}};
+  Decision d = decide(finals, 0);
+  EXPECT_EQ(d.chosen, 0);
+  EXPECT_TRUE(d.keptDefault);
+  EXPECT_EQ(survivors(finals, 3), std::vector<size_t>{0});
+  // Nothing verified: nothing is chosen (the tuner keeps the default and says so).
+  EXPECT_EQ(decide({{1, wrong}, {3, crash}}, 0).chosen, -1);
+  // Without a usable default, the fastest verified variant.
+  Decision noDefault = decide({{1, wrong}, {5, ok}}, 1);
+  EXPECT_EQ(noDefault.chosen, 5);
+  EXPECT_NE(noDefault.why.find("default point failed"), std::string::npos) << noDefault.why;
+}
+
+TEST(Selection, NeverReplacesTheDefaultWithASlowerPointUnderNoise) {
+  std::mt19937 rng(2026);
+  std::uniform_real_distribution<double> share(-0.3, 0.3);
+  int keptWhenEqual = 0, equalTrials = 0, fasterFound = 0, fasterTrials = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    double sigma = 0.005 + 0.03 * (trial % 7) / 6;  // 0.5% to 3.5% noise per run
+    int kind = trial % 3;  // 0: all equal, 1: random, 2: one 20% faster
+    std::vector<double> truth = {100};  // index 0 is the default point
+    for (int v = 1; v < 9; ++v)
+      truth.push_back(kind == 0 ? 100 : kind == 1 ? 100 * (1 + share(rng)) : 100 * (1 + std::fabs(share(rng)) / 3));
+    if (kind == 2) truth[5] = 80;
+    std::vector<std::pair<size_t, Measurement>> finals;
+    for (size_t v = 0; v < truth.size(); ++v) finals.push_back({v, measured(truth[v], sigma, 20, rng)});
+    Decision d = decide(finals, 0);
+    ASSERT_GE(d.chosen, 0);
+    const Measurement &picked = finals[size_t(d.chosen)].second, &def = finals[0].second;
+    // Measured: the pick is never slower than the default in the same run.
+    EXPECT_LE(picked.medianUs, def.medianUs);
+    // True times: a pick never costs more than 1% over the default.
+    EXPECT_LE(truth[size_t(d.chosen)], truth[0] * 1.01)
+        << "trial " << trial << " picked " << d.chosen << ": " << d.why;
+    if (kind == 0) ++equalTrials, keptWhenEqual += d.keptDefault;
+    if (kind == 2) ++fasterTrials, fasterFound += d.chosen == 5;
+  }
+  EXPECT_GE(keptWhenEqual, equalTrials * 95 / 100) << "equal points: the default stays";
+  EXPECT_GE(fasterFound, fasterTrials * 99 / 100) << "a point 20% faster replaces it";
+}
+
+TEST(Selection, EtaArithmetic) {
+  EtaInput in;
+  in.rounds = {{0, 3, 0, false}, {3, 20, 2, true}};
+  in.counts = {100, 4};
+  EXPECT_EQ(etaSeconds(in), -1);  // nothing known before the first variant
+  in.done = 25;
+  in.roundSeconds = 10;  // 0.4 s a variant
+  in.meanUs = 1000;      // 5 runs of 1 ms in round 1: 0.395 s overhead a variant
+  in.startSeconds = 1;
+  // 75 left at 0.4 s, then a harness start and 4 variants of 0.395 s + 24 runs of 1 ms.
+  EXPECT_NEAR(etaSeconds(in), 75 * 0.4 + 1 + 4 * (0.395 + 0.024), 1e-9);
+  in.round = 1;
+  in.done = 2;
+  in.roundSeconds = 1;
+  EXPECT_NEAR(etaSeconds(in), 2 * 0.5, 1e-9);  // the last round: its own rate only
+  EXPECT_EQ(formatEta(65), "1:05");
+  EXPECT_EQ(formatEta(12.4), "12 s");
+  EXPECT_EQ(formatEta(-1), "?");
+}
+
+TEST(Space, CheckSizesAreSmallOddAndLeaveSmallTargetsAlone) {
+  rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
+  TuneKernel k = loadKernels(m).at(0);  // arrays of n elements
+  auto small = checkSizes(k, {{"n", 1000}});
+  EXPECT_EQ(small.at("n"), 1000);
+  auto check = checkSizes(k, {{"n", 10000000}});
+  EXPECT_LE(check.at("n"), 1 << 18);
+  EXPECT_GT(check.at("n"), 1 << 16);
+  EXPECT_EQ(check.at("n") % 2, 1);
+  // Fixed extents (PolyBench's arrays): the two largest sizes stand for a 2-D array.
+  k.k.params[0].elements = "720000";
+  k.k.params[1].elements = "720000";
+  k.k.params[2].elements = "720000";
+  EXPECT_TRUE(hasFixedExtent(k.k.params[0]));
+  auto fixed = checkSizes(k, {{"n", 800}, {"m", 900}, {"t", 20}});
+  EXPECT_LE(fixed.at("n") * fixed.at("m"), 1 << 18);
+  EXPECT_EQ(fixed.at("t"), 20);  // small sizes stay
+  EXPECT_EQ(fixed.at("n") % 2, 1);
+}
+
+TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {
+  rtcuda::Manifest m = rtcuda::readManifest(data + "/outlined");
+  ASSERT_EQ(m.functions.size(), 1u);
+  ASSERT_EQ(m.functions[0].outlined.size(), 3u);
+  std::vector<TuneKernel> ks = loadKernels(m);
+  ASSERT_EQ(ks.size(), 3u);
+  for (const TuneKernel &k : ks) EXPECT_EQ(k.function, "prog");
+  EXPECT_EQ(ks[0].k.name, "prog_1");
+  EXPECT_TRUE(ks[0].notMeasurable.empty()) << ks[0].notMeasurable;
+  EXPECT_EQ(ks[0].grid.size(), 1u);
+  EXPECT_EQ(ks[0].blockThreads, "PROG_1_BLOCKSIZE");
+  EXPECT_EQ(enumerateSpace(ks[0]).size(), 10u);
+  // `steps` is a parameter of the function (a value): random, as for any kernel.
+  EXPECT_EQ(ks[0].k.params[1].role, "value");
+  EXPECT_NE(ks[1].notMeasurable.find("'t'"), std::string::npos) << ks[1].notMeasurable;
+  EXPECT_NE(ks[1].notMeasurable.find("host"), std::string::npos);
+  EXPECT_NE(ks[2].notMeasurable.find("no tuning parameters"), std::string::npos) << ks[2].notMeasurable;
+}
