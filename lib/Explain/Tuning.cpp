@@ -4,6 +4,8 @@
 
 #include "rtcuda/Support/TuningChart.h"
 
+#include <cstdio>
+
 namespace rtcuda::explain {
 
 namespace {
@@ -62,6 +64,24 @@ void tuningSection(Html &h, const KernelView &k, const ExplainInput &in) {
   h.open("strong").text(picked.empty() ? "nothing" : picked).close();
   h.text(" (" + kr.value("chosen_by", std::string("")) + ")" + (def.empty() ? "" : "; default " + def) + ".");
   h.close();
+  // The default point against the tuned one at the target size (rtcuda-tune's table).
+  for (const json &row : k.tuningRun->value("default_vs_tuned", json::array())) {
+    if (row.value("kernel", "") != kr.value("kernel", "")) continue;
+    auto us = [&](const char *key) {
+      if (!row.contains(key) || !row[key].is_number()) return std::string("-");
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.2f us", row[key].get<double>());
+      return std::string(buf);
+    };
+    h.open("table", attr("class", "data")).open("thead").open("tr");
+    for (std::string c : {"target size", "checked at", "default point", "default", "tuned point", "tuned", "decision"})
+      h.element("th", c);
+    h.close().close().open("tbody").open("tr");
+    h.element("td", row.value("sizes", "")).element("td", row.value("check_sizes", ""));
+    h.element("td", row.value("default", "")).element("td", us("default_us"));
+    h.element("td", row.value("tuned", "")).element("td", us("tuned_us"));
+    h.element("td", row.value("decision", "")).close().close().close();
+  }
   if (chart.points.empty()) {
     h.element("p", "No variant has a result to draw.", attr("class", "mute"));
   } else {
