@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# An outlined function from the translator (test/lit/Outline/time-loop.c: jacobi's two kernels
+# in a host time loop, and triangular.c: kernels that read the host row loop's variable i),
+# tuned end to end with data/fake_gpu.py answering for the GPU: the time loop's kernels are
+# tuned against their default point's output and written, the row loop's are listed as not
+# tuned with the reason, and the default-vs-tuned table has a row for each.
+# Usage: outlined_fake.sh RTCUDA RTCUDA_TUNE SRC WORK
+set -uo pipefail
+rtcuda=$1 tune=$2 src=$3 work=$4
+rm -rf "$work" && mkdir -p "$work"
+failures=0
+for name in time-loop triangular; do
+  dir="$work/$name"
+  mkdir -p "$dir"
+  # The lit test's files, as split-file would write them.
+  awk -v d="$dir" '/^\/\/--- /{f=d "/" $2; next} f{print > f}' "$src/test/lit/Outline/$name.c"
+  if ! "$rtcuda" translate "$dir/config.yaml" -o "$dir/out" > "$dir/log" 2>&1; then
+    echo "FAIL  $name: translate"; cat "$dir/log"; failures=$((failures + 1)); continue
+  fi
+  # The default point takes twice as long as every other variant: it must be replaced.
+  echo '{"BLOCKSIZE=256,MERGE_LEVEL=4,SKEW_LEVEL=2,SKEW_STRIPED=1": {"median": 200}}' > "$dir/out/fake_times.json"
+  if ! "$tune" "$dir/out" --harness "$src/test/unit/Tuner/data/fake_gpu.py" --size n=4096 \
+       --size tsteps=10 --max-variants 64 --quiet >> "$dir/log" 2>&1; then
+    echo "FAIL  $name: rtcuda-tune"; cat "$dir/log"; failures=$((failures + 1)); continue
+  fi
+  problems=$(python3 - "$dir/out" "$name" <<'PY'
+import json, sys
+out, name = sys.argv[1], sys.argv[2]
+r = json.load(open(out + "/tuning/report.json"))
+rows = {row["kernel"]: row for row in r["default_vs_tuned"]}
+bad = []
+kernels = [k["name"] for f in json.load(open(out + "/manifest.json"))["functions"] for k in f["outlined_kernels"]]
+if sorted(rows) != sorted(kernels):
+    bad.append("table rows %s, outlined kernels %s" % (sorted(rows), kernels))
+for k in kernels:
+    row = rows.get(k, {})
+    tuned = not row.get("decision", "").startswith("not tuned")
+    if name == "time-loop" and not tuned:
+        bad.append(k + " not tuned: " + row.get("decision", ""))
+    if name == "triangular" and tuned:
+        bad.append(k + " tuned, but it reads the host loop's i")
+    if name == "triangular" and "'i'" not in row.get("decision", ""):
+        bad.append(k + ": the reason does not name i: " + row.get("decision", ""))
+if name == "time-loop":
+    for k in kernels:
+        row = rows[k]
+        if row["tuned"] == row["default"] or not row["tuned_us"] or row["tuned_us"] >= row["default_us"]:
+            bad.append("%s: the slower default point was kept (%s)" % (k, row["decision"]))
+        block = row["tuned"].split(",")[0].split("=")[1]
+        if "#define %s_BLOCKSIZE %s\n" % (k.upper(), block) not in open(out + "/" + k + "_params.h").read():
+            bad.append(k + ": the header does not hold the pick")
+    log = open(out + "/fake_log.txt").read()
+    if "reference baseline" not in log:
+        bad.append("not checked against the default point's output")
+print("; ".join(bad))
+PY
+)
+  if [ -n "$problems" ]; then echo "FAIL  $name: $problems"; failures=$((failures + 1)); else echo "ok    $name"; fi
+done
+echo "outlined functions with a fake GPU: $failures failure(s)"
+[ "$failures" -eq 0 ]
