@@ -8,6 +8,8 @@
 // RUN: FileCheck %s < %t/out/kernel.cu
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1,31,33,100 --max-points 12 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
+// CHECK:      void rtcuda_load4(float *to, const float &first) {
+// CHECK:      void rtcuda_load4(float *, const float &&) = delete;
 // CHECK:      int row0 = tile_row * rows_of_threads * MM_OFF_MERGE_LEVEL + 1;
 // CHECK:      int col0 = MM_OFF_SKEW_STRIPED
 // CHECK:      tile_col * MM_OFF_THREAD_COLS * MM_OFF_SKEW_LEVEL + 4;
