@@ -23,6 +23,17 @@ void colsum(int rows, int cols, const float A[restrict rows][cols], float out[re
     }
 }
 
+/* Transposed matrix-vector product y += A^T x, written row by row as PolyBench's atax and bicg
+ * write it (every row updates every y[j]). Fission interchanges it: a column per thread, no
+ * atomics. */
+void tmv(int rows, int cols, const float A[restrict rows][cols], const float x[restrict rows],
+         float y[restrict cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            y[j] += A[i][j] * x[i];
+}
+
 /* Matrix-vector product y = A x, rectangular. */
 void mvrect(int rows, int cols, const float A[restrict rows][cols], const float x[restrict cols],
             float y[restrict rows])

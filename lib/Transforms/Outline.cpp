@@ -31,6 +31,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Fission.h"
 #include "rtcuda/Transforms/LocalArrays.h"
 #include "rtcuda/Transforms/Pass.h"
 
@@ -670,6 +671,13 @@ bool singleNest(const Kernel &k) {
   return loop;
 }
 
+// Options that name the loops of the one nest (how many are parallel, which are asserted, what
+// to do with a carried dependence): the function stays as written, one kernel.
+bool namesNestLoops(const KernelOptions &o) {
+  return o.onDependence == "sequential" || o.parallelLoops > 0 || o.matrix2D ||
+         o.assumeParallelAll || !o.assumeParallel.empty();
+}
+
 // Why markParallelLoops refuses `source` as one kernel (asked silently); none if it accepts it.
 std::optional<CompileError> parallelNestRefusal(const KernelSource &source) {
   Diagnostics quiet;
@@ -692,8 +700,7 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   // Options that name the loops of the one nest (how many are parallel, which are asserted,
   // what to do with a carried dependence) keep the function one kernel, as written.
   const KernelOptions &o = source.options;
-  bool oneNestOptions = o.onDependence == "sequential" || o.parallelLoops > 0 || o.matrix2D ||
-                        o.assumeParallelAll || !o.assumeParallel.empty();
+  bool oneNestOptions = namesNestLoops(o);
   // One parallel nest (or one followed by statements, a reduction's epilogue), or options that
   // name its loops: the pipeline as before; lowerKernel reports a refusal itself.
   std::optional<CompileError> refusal = parallelNestRefusal(source);
@@ -747,6 +754,11 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
       LocalArrayPlacement placed = placeLocalArrays(written.kernel);
       source.kernel = placed.kernel;
       for (const std::string &r : placed.remarks) diags.remark(source.kernel.loc, r);
+      if (!namesNestLoops(source.options)) {
+        FissionResult fission = distributeLoops(source.kernel);
+        source.kernel = fission.kernel;
+        for (const auto &[loc, r] : fission.remarks) diags.remark(loc, r, "Fission");
+      }
       std::vector<KernelSource> made;
       std::optional<OutlinedFunction> f = outlineFunction(source, made);
       if (!f) {

@@ -31,6 +31,7 @@ const std::vector<Pass> &kernelPasses() {
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
       {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
+      {"AccumulatorPromotion", "a loop's sum into one array element accumulates in a scalar", accumulatorPromotion},
       {"LaneReduction", "LANES threads share a row's reduction loop (coalesced rows)", laneReduction},
       {"SharedHistogram", "atomic additions into small arrays go to per-block shared copies", sharedHistogram},
       {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},

@@ -63,6 +63,7 @@ ir::Kernel sharedPrefetch(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel readOnlyCache(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel parallelReduction(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel accumulatorPromotion(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel sharedHistogram(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel tiledTranspose(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);

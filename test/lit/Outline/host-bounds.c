@@ -12,7 +12,7 @@
 // RUN: diff %t/gcc.txt %t/run.txt
 //
 // REMARK: remark: kernel 'band_1': {{.*}}kernel.c:3:5 runs in one GPU thread: it reads or writes arrays
-// REMARK: remark: kernel 'band_2': the loop nest at {{.*}}kernel.c:5:7 runs in parallel
+// REMARK: remark: kernel 'band_3': the loop nest at {{.*}}kernel.c:6:7 runs in parallel
 // REMARK: remark: loop 'j' ({{.*}}kernel.c:4:5) stays on the host, one launch per iteration: loop 'j' carries a dependence: {{.*}}; 2 launches per iteration, since the parallel loops inside have j ('k') iterations: more work than one launch costs
 // REMARK: remark: loop 'i' ({{.*}}kernel.c:2:3) stays on the host, one launch per iteration: loop 'i' carries a dependence
 // REMARK: remark: kernel 'small_1': the loop nest at {{.*}}kernel.c:12:3 runs in parallel
@@ -23,11 +23,11 @@
 //--- kernel.c
 void band(int n, double A[n][n]) {
   for (int i = 1; i < n; i++) {
-    A[i][0] = A[i - 1][0] + 1.0;
+    A[i][0] = A[i - 1][1] + 1.0;
     for (int j = 1; j < i; j++) {
+      A[i][j] += A[i][j - 1];
       for (int k = 0; k < j; k++)
         A[i][j] += A[k][j] * 0.5;
-      A[i][j] += A[i][j - 1];
     }
   }
 }
@@ -35,14 +35,14 @@ void small(int n, double y[n], double c[n][4]) {
   for (int i = 0; i < n; i++)
     y[i] = y[i] + 1.0;
   for (int i = 1; i < n; i++) {
-    y[i] = y[i - 1] * 0.5 + y[i];
+    y[i] = y[i - 1] * 0.5 + c[i - 1][0];
     for (int q = 0; q < 4; q++)
       c[i][q] = y[i] + q;
   }
 }
 void tiny(int n, double y[n], double c[n][4]) {
   for (int i = 1; i < n; i++) {
-    y[i] = y[i - 1] * 0.5 + y[i];
+    y[i] = y[i - 1] * 0.5 + c[i - 1][0];
     for (int q = 0; q < 4; q++)
       c[i][q] = y[i] - q;
   }
@@ -59,6 +59,7 @@ int main(void) {
   double *y = malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) {
     y[i] = i % 3;
+    for (int q = 0; q < 4; q++) c[i][q] = q;
     for (int j = 0; j < n; j++) A[i][j] = (i + 2 * j) % 5;
   }
   band(n, A);

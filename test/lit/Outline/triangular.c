@@ -1,4 +1,5 @@
-// A forward substitution: the row loop carries a dependence (x[i] reads the x[j] of earlier
+// A forward substitution: the copy x[i] = b[i] is distributed out of the row loop (Fission) and
+// runs as one parallel kernel; the row loop carries a dependence (x[i] reads the x[j] of earlier
 // rows), so it stays on the host; the column loop is an update of x[i], an element fixed for
 // the launch, whose operand reads other elements of x (x[j], j < i, which the analysis proves
 // are never x[i]): a parallel kernel with atomic updates. The matrix holds halves and the
@@ -15,12 +16,14 @@
 // RUN: diff %t/gcc.txt %t/run.txt
 // RUN: %rtcuda verify %t/out --sizes 1,17 --max-points 2 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
-// REMARK: remark: kernel 'forward_1': {{.*}}kernel.c:4:5 runs in one GPU thread: it reads or writes arrays
+// REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3) (serial) distributed into 2 loop(s): loop 'i' parallel, loop 'i' serial; no statement depends on a later one in an earlier iteration of loop 'i' [-Rpass=Fission]
+// REMARK: remark: kernel 'forward_1': the loop nest at {{.*}}kernel.c:3:3 runs in parallel
 // REMARK: remark: kernel 'forward_2': the loop nest at {{.*}}kernel.c:5:5 runs in parallel
-// REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3) stays on the host, one launch per iteration: loop 'i' carries a dependence: 'x[i] -= L[i][j] * x[j];' reads x[j], written by an earlier iteration of loop 'i' {{.*}}; 3 launches per iteration, since the parallel loops inside have i ('j') iterations
+// REMARK: remark: kernel 'forward_3': {{.*}}kernel.c:7:5 runs in one GPU thread: it reads or writes arrays
+// REMARK: remark: loop 'i' ({{.*}}kernel.c:3:3) stays on the host, one launch per iteration: loop 'i' carries a dependence: 'x[i] -= L[i][j] * x[j];' reads x[j], written by an earlier iteration of loop 'i'{{.*}}; 2 launches per iteration, since the parallel loops inside have i ('j') iterations
 //
+// HOST:      rtcuda_launch_forward_1_on_device(where, n, d_b, d_x);
 // HOST:      for (int i = 0; i < n; i += 1) {
-// HOST-NEXT:   rtcuda_launch_forward_1_on_device(where, n, d_b, d_x, i);
 // HOST-NEXT:   rtcuda_launch_forward_2_on_device(where, n, d_L, d_x, i);
 // HOST-NEXT:   rtcuda_launch_forward_3_on_device(where, n, d_L, d_x, i);
 // HOST-NEXT: }

@@ -1,0 +1,63 @@
+// Sums written into the array element (PolyBench's form) accumulate in a scalar, so that
+// LaneReduction takes them: `rowacc` starts from y[i] (rows: lane 0 starts from it), `colacc`
+// from the constant stored just before the loop (that store is dropped; the sum is written
+// `v + X[e]`), `twosums` (two stores in one loop) is left alone. Each verified at odd and prime
+// sizes and several tuning points. Starting every sum from zero instead of y[i] (planted) makes
+// verify report mismatches for rowacc.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=AccumulatorPromotion --print-after=LaneReduction --remarks=AccumulatorPromotion > %t/dump 2> %t/remarks
+// RUN: FileCheck %s < %t/dump
+// RUN: FileCheck --check-prefix=REMARK %s < %t/remarks
+// RUN: %rtcuda verify %t/out --sizes 1,13,37 --max-points 3 --no-race-check | FileCheck --check-prefix=VERIFY %s
+//
+// CHECK-LABEL: IR after AccumulatorPromotion (kernel rowacc)
+// CHECK:        if (i < n) {
+// CHECK-NEXT:     float y_sum = y[i];
+// CHECK-NEXT:     for (int j = 0; j < m; j++) {
+// CHECK-NEXT:       y_sum += A[i * m + j] * x[j];
+// CHECK-NEXT:     }
+// CHECK-NEXT:     y[i] = y_sum;
+// CHECK-LABEL: IR after LaneReduction (kernel rowacc)
+// CHECK:        y_sum = lane == 0 ? y[i] : 0.0f;
+// CHECK-LABEL: IR after AccumulatorPromotion (kernel colacc)
+// CHECK:        if (j < m) {
+// CHECK-NEXT:     double s_sum = 0.5;
+// CHECK-NEXT:     for (int i = 0; i < n; i++) {
+// CHECK-NEXT:       s_sum += A[i * m + j];
+// CHECK-NEXT:     }
+// CHECK-NEXT:     s[j] = s_sum;
+// CHECK-LABEL: IR after LaneReduction (kernel colacc)
+// CHECK:        for (int i = lane; i < n; i += COLACC_BLOCKSIZE / 32) {
+// CHECK-LABEL: IR after AccumulatorPromotion (kernel twosums)
+// CHECK:        a[i] = a[i] + A[i * m + j];
+// CHECK-NEXT:   b[i] = b[i] + A[i * m + j] * 2.0f;
+//
+// REMARK: remark: accumulator: loop 'j' adds into 'y_sum', stored into y once after it [-Rpass=AccumulatorPromotion]
+// REMARK: remark: accumulator: loop 'i' adds into 's_sum', stored into s once after it [-Rpass=AccumulatorPromotion]
+// REMARK-NOT: accumulator:
+//
+// VERIFY: verified 3 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
+
+//--- kernel.c
+void rowacc(int n, int m, const float A[n][m], const float x[m], float y[n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      y[i] = y[i] + A[i][j] * x[j];
+}
+void colacc(int n, int m, const double A[n][m], double s[m]) {
+  for (int j = 0; j < m; j++) {
+    s[j] = 0.5;
+    for (int i = 0; i < n; i++)
+      s[j] = A[i][j] + s[j];
+  }
+}
+void twosums(int n, int m, const float A[n][m], float a[n], float b[n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) {
+      a[i] = a[i] + A[i][j];
+      b[i] = b[i] + A[i][j] * 2.0f;
+    }
+}
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [rowacc, colacc, twosums]
