@@ -22,15 +22,43 @@ std::string wide(const ir::Expr &e, const ir::Kernel &k) {
   return ir::print(ir::substitute(e, widened));
 }
 
-// Whether the kernel computes every index in 64 bits, so that no launch needs the 32-bit
-// range check: each parallel loop's variable is 64-bit (LoopPartition then computes the thread
-// index in 64 bits) and no pass that builds indices of its own in `int` (merge, skew, collapse,
-// tiles, lanes, ...) changed the kernel.
+// Whether only passes that keep every index that can pass 2^31 - 1 in 64 bits changed the
+// kernel: merge and skew (64-bit strips, clamped to the loop's end), collapse (64-bit collapsed
+// index) and those that build no index (RedundantLoadElim reuses the strips' guards).
+// RegisterTiling, LaneReduction, the reductions, ... build `int` indices of their own.
+bool indexSafePasses(const ir::Kernel &k) {
+  static const std::set<std::string> safe = {
+      "AtomicUpdates", "ArrayFlatten",  "BlockMerge",       "BlockSkew",
+      "LoopCollapse",  "LoopPartition", "RedundantLoadElim", "ReadOnlyCache"};
+  for (const std::string &p : k.passes)
+    if (!safe.count(p)) return false;
+  return true;
+}
+
+// Whether the threads' indices are 64-bit: LoopPartition's index over blockIdx.x (64-bit, or
+// an `int` variable that takes it clamped to the loop's end) and its loop over blockIdx.y rows.
+// Then a launch needs no 32-bit range check on its iterations.
+bool wideThreadIndices(const LoweredKernel &lk) {
+  if (!indexSafePasses(lk.kernel)) return false;
+  auto wide = [](const ir::Type &t) { return t.isInteger() && t.bytes() == 8; };
+  auto clamped = [](const ir::Expr &e) {
+    return e->kind == ir::ExprKind::Cast && e->operands[0]->kind == ir::ExprKind::Call &&
+           e->operands[0]->name == "llmin";
+  };
+  bool all = true;
+  ir::visitStmt(lk.kernel.body, [&](const ir::Stmt &s) {
+    if (s->kind == ir::StmtKind::For && s->loopKind == ir::LoopKind::Block) all &= wide(s->type);
+    if (s->kind == ir::StmtKind::Decl && s->value && ir::mentions(s->value, "blockIdx.x"))
+      all &= wide(s->type) || clamped(s->value);
+  });
+  return all;
+}
+
+// Whether the kernel's other index arithmetic is 64-bit too (array subscripts, flattened by
+// ArrayFlatten in the type of the loop variables): every parallel loop's variable is 64-bit.
+// Otherwise an array of more than 2^31 - 1 elements is refused at launch.
 bool wideIndices(const LoweredKernel &lk) {
-  static const std::set<std::string> keepIndexTypes = {"AtomicUpdates", "ArrayFlatten",
-                                                       "LoopPartition", "ReadOnlyCache"};
-  for (const std::string &p : lk.kernel.passes)
-    if (!keepIndexTypes.count(p)) return false;
+  if (!indexSafePasses(lk.kernel)) return false;
   bool wide = true, any = false;
   ir::visitStmt(lk.source.body, [&](const ir::Stmt &s) {
     if (s->kind != ir::StmtKind::For || s->loopKind != ir::LoopKind::Parallel) return;
@@ -75,15 +103,15 @@ std::string launchFunction(const LoweredKernel &lk) {
   for (size_t d = 0; d < k.grid.size(); ++d)
     out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
         << ";\n";
-  const bool indices64 = wideIndices(lk);
-  if (indices64)  // 64-bit indices: only the grid's own limit (2^31 - 1 blocks across) remains
+  const bool threads64 = wideThreadIndices(lk), indices64 = threads64 && wideIndices(lk);
+  if (threads64)  // 64-bit indices: only the grid's own limit (2^31 - 1 blocks across) remains
     out << "  rtcuda_check_grid_blocks(rtcuda_ceil_div(iterations_x, "
         << ir::print(k.grid[0].perBlock) << "), \"" << k.name << "\", where);\n";
   else
     out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
-  // The kernel's index arithmetic is 32-bit: each parallel loop's end, plus what its strips
-  // (skew, merge: rounded up to BLOCKSIZE * level) may overshoot it, must fit as well.
-  if (!k.tuning.empty() && !indices64) {
+  // The threads' index arithmetic is 32-bit: each parallel loop's end, plus what its strips
+  // (skew, merge: rounded up to BLOCKSIZE * level) or its last block may overshoot it, must fit.
+  if (!k.tuning.empty() && !threads64) {
     std::string slack = "(long long)1";
     for (const ir::TuningParam &t : k.tuning) slack += " * rtcuda_max(1, " + t.macro + ")";
     for (const ir::Expr &e : lk.parallelExtents)

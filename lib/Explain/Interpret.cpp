@@ -114,9 +114,10 @@ private:
     std::vector<Value> a;
     for (const Expr &o : e->operands) a.push_back(eval(o));
     const std::string &f = e->name;
-    if (a.size() == 2 && (f == "min" || f == "max" || f == "rtcuda_min" || f == "rtcuda_max")) {
+    if (a.size() == 2 && (f == "min" || f == "max" || f == "rtcuda_min" || f == "rtcuda_max" ||
+                          f == "llmin")) {
       bool fl = a[0].isFloat || a[1].isFloat;
-      bool lo = (f == "min" || f == "rtcuda_min") == (a[0].num() < a[1].num());
+      bool lo = (f == "min" || f == "rtcuda_min" || f == "llmin") == (a[0].num() < a[1].num());
       const Value &v = lo ? a[0] : a[1];
       return fl ? floatValue(v.num()) : v;
     }
@@ -329,7 +330,7 @@ bool evalInt(const Expr &e, const std::map<std::string, long long> &ints, long l
     if (e->operands.size() != 2 || !evalInt(e->operands[0], ints, a) ||
         !evalInt(e->operands[1], ints, b))
       return false;
-    if (e->name == "min" || e->name == "rtcuda_min") out = std::min(a, b);
+    if (e->name == "min" || e->name == "rtcuda_min" || e->name == "llmin") out = std::min(a, b);
     else if (e->name == "max" || e->name == "rtcuda_max") out = std::max(a, b);
     else return false;
     return true;

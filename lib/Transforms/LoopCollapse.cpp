@@ -37,7 +37,9 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
   std::string name;
   for (const Stmt &l : loops) name += l->name;
   name = freshName(k, name);
-  Expr index = var(name);
+  // The collapsed index and the products of extents are 64-bit: 46341 x 46341 passes 2^31.
+  const Type wide = Type::of(ScalarKind::LongLong);
+  Expr index = var(name, wide);
   std::vector<Expr> extents;
   for (const Stmt &l : loops) {
     Expr e = simplify(tripCount(l));
@@ -45,12 +47,7 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
     visitExpr(e, [&](const Expr &) { ++nodes; });
     if (nodes > 7) {
       std::string n = freshName(k, l->name + "_extent");
-      // 64-bit: the rounded-up extents of skew and merge exceed 2^31 before the guards apply.
-      const Type wide = Type::of(ScalarKind::LongLong);
-      std::map<std::string, Expr> widened;
-      for (const Param &p : k.params)
-        if (!p.isArray) widened[p.name] = cast(wide, var(p.name, p.type));
-      hoisted.push_back(withLoc(decl(n, wide, substitute(e, widened)), l->loc));
+      hoisted.push_back(withLoc(decl(n, wide, widenParams(e, k, wide)), l->loc));
       e = var(n, wide);
     }
     extents.push_back(e);
@@ -60,7 +57,9 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
   Expr inner = intImm(1);  // product of the extents of the loops inside the current one
   std::vector<Stmt> recovered(loops.size());
   for (size_t d = loops.size(); d-- > 0;) {
-    Expr t = inner->kind == ExprKind::IntImm && inner->intValue == 1 ? index : div(index, inner);
+    Expr t = inner->kind == ExprKind::IntImm && inner->intValue == 1
+                 ? index
+                 : div(index, widenParams(inner, k, wide));
     if (d > 0) t = mod(t, extents[d]);
     int64_t step = 1;
     isConst(loops[d]->step, &step);
@@ -74,7 +73,7 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
     body.insert(body.end(), innermost->stmts.begin(), innermost->stmts.end());
   else
     body.push_back(innermost);
-  Stmt fused = forLoop(name, Type::of(ScalarKind::Int), intImm(0), inner, intImm(1), block(body),
+  Stmt fused = forLoop(name, wide, intImm(0), widenParams(inner, k, wide), intImm(1), block(body),
                        LoopKind::Collapsed);
   return withLoc(fused, loops.front()->loc);
 }

@@ -5,7 +5,11 @@
 //   for ij in [0, E)                      int ij = blockIdx.x * BLOCKSIZE + threadIdx.x;
 //     body                     ==>        if (ij < E) { body }
 //
-// A loop whose variable is 64-bit (`long i`) gets a 64-bit index, `(long)blockIdx.x * ...`.
+// The index is 64-bit: `(long)blockIdx.x * ...` for a loop whose variable is 64-bit (`long i`,
+// a collapsed or strip loop); an `int` loop's variable takes the 64-bit index clamped to the
+// loop's end, `int i = (int)llmin((long long)blockIdx.x * BLOCKSIZE + threadIdx.x, (long long)n)`,
+// so that the last block's threads past the end fail the guard instead of wrapping around
+// (n near 2^31 - 1) and a loop of more than 2^31 - 1 iterations (i from -n to n) is covered.
 //
 // 2-D (collapse off): the outer loop walks blockIdx.y with a grid-stride loop (the grid's y
 // dimension is limited to 65535 blocks); the inner loop is spread over x as above.
@@ -19,29 +23,24 @@ using namespace ir;
 
 namespace {
 
-const Type kInt = Type::of(ScalarKind::Int);
-
-// The type of a thread's index for `loop`: int, as fast as it gets, unless the loop's own
-// variable is 64-bit (only such a loop can run past 2^31 - 1 in C); then the index is computed
-// in 64 bits from the first multiplication on (issue 16: launches of more than 2^31 threads).
-Type indexType(const Stmt &loop) {
-  return loop->type.isInteger() && loop->type.bytes() == 8 ? loop->type : kInt;
-}
+// The type of a thread's index for `loop`: 64-bit from the first multiplication on (issue 16:
+// launches of more than 2^31 threads, ends near 2^31 - 1), the loop's own type if that is
+// 64-bit already.
+Type indexType(const Stmt &loop) { return wideIndexType(loop->type); }
 
 // The loop over x: its variable is computed from the thread's global index and guarded.
-std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
+std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize, const Kernel &k) {
   const Type index = indexType(loop);
-  Expr global = index == kInt
-                    ? cast(kInt, binary("+", binary("*", gpuBuiltin("blockIdx.x"), blockSize),
-                                        gpuBuiltin("threadIdx.x")))
-                    : binary("+", binary("*", cast(index, gpuBuiltin("blockIdx.x")), blockSize),
-                             gpuBuiltin("threadIdx.x"));
+  Expr global = binary("+", binary("*", cast(index, gpuBuiltin("blockIdx.x")), blockSize),
+                       gpuBuiltin("threadIdx.x"));
   int64_t step = 1, min = 1;
   isConst(loop->step, &step);
   std::vector<Stmt> out;
   if (step == 1) {
     bool zero = isConst(loop->min, &min) && min == 0;
     Expr value = zero ? global : binary("+", loop->min, global);
+    if (!(loop->type == index))  // clamped: an index past the end fails the guard
+      value = cast(loop->type, call("llmin", {value, cast(index, loop->end)}, index));
     out.push_back(withLoc(decl(loop->name, loop->type, value), loop->loc));
     out.push_back(ifThen(lt(var(loop->name, loop->type), loop->end), loop->body));
     return out;
@@ -52,7 +51,8 @@ std::vector<Stmt> spreadOverThreads(const Stmt &loop, const Expr &blockSize) {
                                       simplify(add(loop->min, mul(var(t, index), loop->step)))),
                                  loop->loc)};
   body.push_back(loop->body);
-  out.push_back(ifThen(lt(var(t, index), simplify(tripCount(loop))), block(body)));
+  out.push_back(
+      ifThen(lt(var(t, index), widenParams(simplify(tripCount(loop)), k, index)), block(body)));
   return out;
 }
 
@@ -94,18 +94,20 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
     mapped = true;
     Stmt inner = s->loopKind == LoopKind::Parallel ? innerParallelLoop(s) : nullptr;
     if (!inner) {
-      for (const Stmt &x : spreadOverThreads(s, blockSize)) body.push_back(x);
+      for (const Stmt &x : spreadOverThreads(s, blockSize, k)) body.push_back(x);
       out.grid = {LaunchDim{hostExpr(tripCount(s), k), blockSize, 2147483647}};
       continue;
     }
     // 2-D: x over the inner loop, a grid-stride loop over blockIdx.y for the outer one.
-    std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize);
+    std::vector<Stmt> xPart = spreadOverThreads(inner, blockSize, k);
     int64_t step = 1;
     isConst(s->step, &step);
     Expr row = cast(indexType(s), gpuBuiltin("blockIdx.y"));
     Expr stride = cast(indexType(s), gpuBuiltin("gridDim.y"));
     std::shared_ptr<StmtNode> rows;
-    if (step == 1) {
+    // A variable narrower than 64 bits walks a 64-bit row number: i += gridDim.y would pass
+    // 2^31 - 1 after the last row when the end is near it.
+    if (step == 1 && s->type == indexType(s)) {
       rows = std::make_shared<StmtNode>(*forLoop(s->name, s->type, simplify(add(s->min, row)),
                                                  s->end, stride, block(xPart), LoopKind::Block));
     } else {
@@ -116,8 +118,9 @@ Kernel loopPartition(const Kernel &k, const PassContext &) {
                                                                       s->step)))),
                                         s->loc)};
       rowBody.insert(rowBody.end(), xPart.begin(), xPart.end());
-      rows = std::make_shared<StmtNode>(*forLoop(t, indexType(s), row, simplify(tripCount(s)),
-                                                 stride, block(rowBody), LoopKind::Block));
+      rows = std::make_shared<StmtNode>(
+          *forLoop(t, indexType(s), row, widenParams(simplify(tripCount(s)), k, indexType(s)),
+                   stride, block(rowBody), LoopKind::Block));
     }
     rows->loc = s->loc;
     body.push_back(rows);

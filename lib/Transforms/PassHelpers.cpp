@@ -67,4 +67,21 @@ size_t threadGuardIndex(const Kernel &k) {
 
 Expr gpuBuiltin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
 
+Type wideIndexType(const Type &t) {
+  return t.isInteger() && t.bytes() == 8 ? t : Type::of(ScalarKind::LongLong);
+}
+
+Expr widenParams(const Expr &e, const Kernel &k, const Type &wide) {
+  std::map<std::string, Expr> widened;
+  for (const Param &p : k.params)
+    if (!p.isArray && p.type.isInteger() && p.type.bytes() < 8)
+      widened[p.name] = cast(wide, var(p.name, p.type));
+  // A parameter widened before stays cast once.
+  return mapExpr(substitute(e, widened), [&](const Expr &n) {
+    const bool twice = n->kind == ExprKind::Cast && n->operands[0]->kind == ExprKind::Cast &&
+                       n->type == n->operands[0]->type;
+    return twice ? n->operands[0] : n;
+  });
+}
+
 }  // namespace rtcuda

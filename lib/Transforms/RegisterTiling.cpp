@@ -100,15 +100,17 @@ bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
 
 }  // namespace
 
-Kernel registerTiling(const Kernel &k, const PassContext &ctx) {
+Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
+  // Tiles keep 32-bit indices (the launch checks their range): the strips' clamps go.
+  const Kernel k = unclampStrips(input);
   Contraction c;
   Strip rows, cols;
   std::string why;
   if (!findContraction(k, ctx.options, &c, &why) ||
       !findStrip(c.reduceLoop->body, LoopKind::Merge, rows) ||
       !findStrip(c.reduceLoop->body, LoopKind::Skew, cols)) {
-    if (!ctx.options.merge || !ctx.options.skew || ctx.options.prefetch.empty()) return k;
-    Kernel out = k;
+    if (!ctx.options.merge || !ctx.options.skew || ctx.options.prefetch.empty()) return input;
+    Kernel out = input;
     out.remarks.push_back("register tiling: not a contraction (" +
                           (why.empty() ? "no strips of merged rows and skewed columns in the "
                                          "serial loop" : why) + "); not tiled");

@@ -28,6 +28,7 @@ using namespace ir;
 namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
+const char *const kClamp = "llmin";  // CUDA's 64-bit min (the emulator has it too)
 
 class Jammer {
 public:
@@ -38,12 +39,16 @@ public:
 
   Stmt run(const Kernel &k) {
     std::string vo = freshName(k, loop->name + spec.outerSuffix);
-    Expr voVar = var(vo, kInt);
+    // 64-bit thread-level index and extents: rounded up to whole strips (BLOCKSIZE * level),
+    // they pass 2^31 - 1 for a loop whose end is near it (issue 16).
+    const Type wide = wideIndexType(loop->type);
+    Expr voVar = var(vo, wide);
     Expr extent = simplify(tripCount(loop));
-    Expr blocked = simplify(div(add(extent, sub(spec.factor, intImm(1))), spec.factor));
+    Expr blocked =
+        widenParams(simplify(div(add(extent, sub(spec.factor, intImm(1))), spec.factor)), k, wide);
     Expr stripedGroups = div(add(extent, sub(mul(spec.blockSize, spec.factor), intImm(1))),
                              mul(spec.blockSize, spec.factor));
-    Expr striped = mul(stripedGroups, spec.blockSize);
+    Expr striped = widenParams(simplify(mul(stripedGroups, spec.blockSize)), k, wide);
     // The thread's f-th iteration.
     Expr fv = var(f, kInt);
     Expr blockedIndex = add(add(loop->min, mul(voVar, spec.factor)), fv);
@@ -56,12 +61,16 @@ public:
       outerEnd = blocked;
     } else if (isConst(spec.striped)) {
       index = simplify(stripedIndex);
-      outerEnd = simplify(striped);
+      outerEnd = striped;
     } else {
       index = select(spec.striped, simplify(stripedIndex), simplify(blockedIndex));
-      outerEnd = select(spec.striped, simplify(striped), blocked);
+      outerEnd = select(spec.striped, striped, blocked);
     }
-    auto out = std::make_shared<StmtNode>(*forLoop(vo, kInt, intImm(0), outerEnd, intImm(1),
+    // The index is 64-bit; a narrower loop variable takes it clamped to the end, so that an
+    // iteration past the end (the last strip's) fails the guard instead of wrapping around.
+    if (!(loop->type == wide))
+      index = cast(loop->type, call(kClamp, {index, cast(wide, loop->end)}, wide));
+    auto out = std::make_shared<StmtNode>(*forLoop(vo, wide, intImm(0), outerEnd, intImm(1),
                                                    block(jamBlock(statementsOf(loop->body))),
                                                    LoopKind::Parallel));
     out->loc = loop->loc;
@@ -281,6 +290,25 @@ Expr StripView::guardAtFirst() const {
   for (auto it = header.rbegin(); it != header.rend(); ++it)
     g = substitute(g, {{(*it)->name, (*it)->value}});
   return simplify(substitute(g, {{loop->name, loop->min}}));
+}
+
+Expr stripIndex(const Stmt &header) {
+  const Expr &v = header->value;
+  if (v->kind == ExprKind::Cast && v->operands[0]->kind == ExprKind::Call &&
+      v->operands[0]->name == kClamp)
+    return v->operands[0]->operands[0];
+  return v;
+}
+
+Kernel unclampStrips(const Kernel &k) {
+  Kernel out = k;
+  out.body = mapStmt(k.body, [](const Stmt &s) -> Stmt {
+    if (s->kind != StmtKind::Decl || !s->value || equal(stripIndex(s), s->value)) return s;
+    auto copy = std::make_shared<StmtNode>(*s);
+    copy->value = stripIndex(s);
+    return copy;
+  });
+  return out;
 }
 
 StripView viewStrip(const Stmt &loop) {

@@ -31,6 +31,11 @@ struct StripView {
 };
 bool isStrip(const ir::Stmt &s);  // a Merge or Skew loop
 StripView viewStrip(const ir::Stmt &loop);
+// The index a strip's header declares, without the clamp to the loop's end that a loop
+// variable narrower than 64 bits gets (`int j = (int)llmin(index, (long long)end)`).
+ir::Expr stripIndex(const ir::Stmt &header);
+// `k` with every strip header's clamp removed (RegisterTiling: its tiles keep 32-bit indices).
+ir::Kernel unclampStrips(const ir::Kernel &k);
 
 // A per-thread work factor's tuning parameter: the powers of two in the configured range and
 // its maximum, defaulting to the value closest to `wanted`.

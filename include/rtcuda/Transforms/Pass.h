@@ -92,6 +92,12 @@ bool storesTo(const ir::Stmt &s, const std::string &array);
 // the index of `int i = ... threadIdx.x ...;` directly followed by `if (i < end) { ... }`, or
 // the number of statements when there is none.
 size_t threadGuardIndex(const ir::Kernel &k);
+// The 64-bit type for index arithmetic derived from a loop of type `t`: `t` itself when it is
+// 64-bit already, else long long.
+ir::Type wideIndexType(const ir::Type &t);
+// `e` with the kernel's integer scalar parameters cast to `wide`, so that its arithmetic is
+// 64-bit from the first operation on (extents that round up past 2^31 - 1).
+ir::Expr widenParams(const ir::Expr &e, const ir::Kernel &k, const ir::Type &wide);
 // A CUDA built-in index such as threadIdx.x or blockIdx.x (unsigned).
 ir::Expr gpuBuiltin(const std::string &name);
 // Returns a name not used by any variable, parameter or loop of the kernel.

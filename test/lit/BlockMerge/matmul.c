@@ -6,16 +6,16 @@
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/mm_params.h
 // RUN: %rtcuda verify %t/out --seed 11 --sizes 1,31,70 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
-// CHECK:      for (int i_merged = 0; i_merged < (n + MM_MERGE_LEVEL - 1) / MM_MERGE_LEVEL; i_merged++) {  // parallel
+// CHECK:      for (long long i_merged = 0; i_merged < ((long long)n + MM_MERGE_LEVEL - 1) / MM_MERGE_LEVEL; i_merged++) {  // parallel
 // CHECK-NEXT:   for (int j = 0; j < p; j++) {  // parallel
 // CHECK-NEXT:     float sum[MM_MERGE_LEVEL];
 // CHECK-NEXT:     for (int m = 0; m < MM_MERGE_LEVEL; m++) {  // merge
-// CHECK-NEXT:       int i = i_merged * MM_MERGE_LEVEL + m;
+// CHECK-NEXT:       int i = (int)llmin(i_merged * MM_MERGE_LEVEL + m, (long long)n);
 // CHECK-NEXT:       if (i < n) {
 // CHECK-NEXT:         sum[m] = 0.0f;
 // CHECK:          for (int k = 0; k < q; k++) {
 // CHECK-NEXT:       for (int m = 0; m < MM_MERGE_LEVEL; m++) {  // merge
-// CHECK-NEXT:         int i = i_merged * MM_MERGE_LEVEL + m;
+// CHECK-NEXT:         int i = (int)llmin(i_merged * MM_MERGE_LEVEL + m, (long long)n);
 // CHECK-NEXT:         if (i < n) {
 // CHECK-NEXT:           sum[m] += A[i][k] * B[k][j];
 // CHECK:            C[i][j] = sum[m];

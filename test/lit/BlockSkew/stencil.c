@@ -7,9 +7,9 @@
 // RUN: %rtcuda verify %t/out --seed 12 --sizes 1,31,40 --max-points 40 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK:      for (int i = 1; i < n - 1; i++) {  // parallel
-// CHECK-NEXT:   for (int j_skewed = 0; j_skewed < (BLUR_SKEW_STRIPED ? (m + BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL - 3) / (BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL) * BLUR_BLOCKSIZE : (m + BLUR_SKEW_LEVEL - 3) / BLUR_SKEW_LEVEL); j_skewed++) {  // parallel
+// CHECK-NEXT:   for (long long j_skewed = 0; j_skewed < (BLUR_SKEW_STRIPED ? ((long long)m + BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL - 3) / (BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL) * BLUR_BLOCKSIZE : ((long long)m + BLUR_SKEW_LEVEL - 3) / BLUR_SKEW_LEVEL); j_skewed++) {  // parallel
 // CHECK-NEXT:     for (int s = 0; s < BLUR_SKEW_LEVEL; s++) {  // skew
-// CHECK-NEXT:       int j = BLUR_SKEW_STRIPED ? j_skewed / BLUR_BLOCKSIZE * BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL + j_skewed % BLUR_BLOCKSIZE + s * BLUR_BLOCKSIZE + 1 : j_skewed * BLUR_SKEW_LEVEL + s + 1;
+// CHECK-NEXT:       int j = (int)llmin(BLUR_SKEW_STRIPED ? j_skewed / BLUR_BLOCKSIZE * BLUR_BLOCKSIZE * BLUR_SKEW_LEVEL + j_skewed % BLUR_BLOCKSIZE + s * BLUR_BLOCKSIZE + 1LL : j_skewed * BLUR_SKEW_LEVEL + s + 1LL, (long long)(m - 1));
 // CHECK-NEXT:       if (j < m - 1) {
 // CHECK-NEXT:         out[i][j] = 0.25f * (in[i][j - 1] + in[i][j + 1] + in[i - 1][j] + in[i + 1][j]);
 //

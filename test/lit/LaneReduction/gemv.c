@@ -8,7 +8,7 @@
 // RUN: %rtcuda verify %t/out --seed 6 --sizes 1,7,37,100 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel gemv)
-// CHECK:      int i = (int)(blockIdx.x * (GEMV_BLOCKSIZE / GEMV_LANES) + threadIdx.x / GEMV_LANES);
+// CHECK:      int i = (int)llmin((long long)blockIdx.x * (GEMV_BLOCKSIZE / GEMV_LANES) + threadIdx.x / GEMV_LANES, (long long)n);
 // CHECK-NEXT: int lane = (int)(threadIdx.x % GEMV_LANES);
 // CHECK-NEXT: float sum;
 // CHECK-NEXT: __shared__ float sum_lanes[GEMV_BLOCKSIZE];

@@ -13,7 +13,7 @@
 // CHECK-LABEL: IR after LaneReduction (kernel rowsum)
 // CHECK:      for (int j = lane; j < cols; j += ROWSUM_LANES) {
 // CHECK-LABEL: IR after LaneReduction (kernel colsum)
-// CHECK:      int j = (int)(blockIdx.x * 32 + threadIdx.x % 32);
+// CHECK:      int j = (int)llmin((long long)blockIdx.x * 32 + threadIdx.x % 32, (long long)cols);
 // CHECK-NEXT: int lane = (int)(threadIdx.x / 32);
 // CHECK:      for (int i = lane; i < rows; i += COLSUM_BLOCKSIZE / 32) {
 // CHECK-NEXT:   s += A[i * cols + j];
@@ -21,7 +21,7 @@
 // CHECK-NEXT:   for (int other = 1; other < COLSUM_BLOCKSIZE / 32; other++) {
 // CHECK-NEXT:     s += s_lanes[(int)threadIdx.x + other * 32];
 // CHECK-LABEL: IR after LaneReduction (kernel bmv)
-// CHECK:      int bi = (int)(blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES);
+// CHECK:      long long bi = (long long)blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES;
 // CHECK:      for (int j = lane; j < cols; j += BMV_LANES) {
 // CHECK-NEXT:   s += A[(b * rows + i) * cols + j] * x[b * cols + j];
 // CHECK-LABEL: IR after LaneReduction (kernel conv)

@@ -27,7 +27,7 @@
 // CHECK-LABEL: IR after ParallelReduction (kernel dot)
 // CHECK:      kernel dot(int n, const float x[n], const float y[n], float r[1], float *s_total)
 // CHECK:        float s = 0.0f;
-// CHECK:        int i = (int)(blockIdx.x * DOT_BLOCKSIZE + threadIdx.x);
+// CHECK:        int i = (int)llmin((long long)blockIdx.x * DOT_BLOCKSIZE + threadIdx.x, (long long)n);
 // CHECK-NEXT:   if (i < n) {
 // CHECK-NEXT:     s += x[i] * y[i];
 // CHECK-NEXT:   }

@@ -10,7 +10,7 @@
 // RUN: %rtcuda verify %t/out --seed 6 --sizes 31,100 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LoopPartition (kernel accumulate_rows)
-// CHECK:      int seq = (int)(blockIdx.x * ACCUMULATE_ROWS_BLOCKSIZE + threadIdx.x);
+// CHECK:      int seq = (int)llmin((long long)blockIdx.x * ACCUMULATE_ROWS_BLOCKSIZE + threadIdx.x, (long long)ACCUMULATE_ROWS_BLOCKSIZE);
 // CHECK-NEXT: if (seq < ACCUMULATE_ROWS_BLOCKSIZE) {
 // CHECK-NEXT:   for (int i = 1; i < n; i++) {
 // CHECK-NEXT:     for (int j_strided = seq; j_strided < m; j_strided += ACCUMULATE_ROWS_BLOCKSIZE) {

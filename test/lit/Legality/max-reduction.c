@@ -10,7 +10,7 @@
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 31,97 --max-points 100 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after ParallelReduction (kernel row_max)
-// CHECK:      int i = (int)(blockIdx.x * ROW_MAX_BLOCKSIZE + threadIdx.x);
+// CHECK:      int i = (int)llmin((long long)blockIdx.x * ROW_MAX_BLOCKSIZE + threadIdx.x, (long long)n);
 // CHECK-NEXT: if (i < n) {
 // CHECK-NEXT:   float m = -INFINITY;
 // CHECK-NEXT:   for (int j = 0; j < k; j++) {

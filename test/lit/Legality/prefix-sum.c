@@ -17,7 +17,7 @@
 //
 // SEQ-LABEL: IR after LoopPartition (kernel prefix_sum)
 // SEQ:      // sequential: {{.*}}kernel.c:3:5 carries a dependence; the kernel runs in one GPU thread
-// SEQ-NEXT: int seq = (int)(blockIdx.x * PREFIX_SUM_BLOCKSIZE + threadIdx.x);
+// SEQ-NEXT: int seq = (int)llmin((long long)blockIdx.x * PREFIX_SUM_BLOCKSIZE + threadIdx.x, (long long)1);
 // SEQ-NEXT: if (seq < 1) {
 // SEQ-NEXT:   for (int i = 1; i < n; i++) {
 // SEQ-NEXT:     a[i] = a[i - 1] + b[i];

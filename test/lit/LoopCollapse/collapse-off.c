@@ -8,8 +8,9 @@
 // CHECK:      for (int i = 0; i < n; i++) {  // parallel
 // CHECK-NEXT:   for (int j = 0; j < m; j++) {  // parallel
 // CHECK-LABEL: IR after LoopPartition (kernel add)
-// CHECK:      for (int i = (int)blockIdx.y; i < n; i += (int)gridDim.y) {  // block
-// CHECK-NEXT:   int j = (int)(blockIdx.x * ADD_BLOCKSIZE + threadIdx.x);
+// CHECK:      for (long long i_row = (long long)blockIdx.y; i_row < (long long)n; i_row += (long long)gridDim.y) {  // block
+// CHECK-NEXT:   int i = i_row;
+// CHECK-NEXT:   int j = (int)llmin((long long)blockIdx.x * ADD_BLOCKSIZE + threadIdx.x, (long long)m);
 // CHECK-NEXT:   if (j < m) {
 // CHECK-NEXT:     c[i * m + j] = a[i * m + j] + b[i * m + j];
 //

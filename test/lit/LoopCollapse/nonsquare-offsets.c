@@ -5,14 +5,14 @@
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LoopCollapse --stop-after=LoopPartition | FileCheck %s
 //
 // CHECK-LABEL: IR after LoopCollapse (kernel shift)
-// CHECK:      for (int ij = 0; ij < (N - 2) * M; ij++) {  // collapsed
+// CHECK:      for (long long ij = 0; ij < ((long long)N - 2) * (long long)M; ij++) {  // collapsed
 // CHECK-NEXT:   // recover the loop indices from the collapsed index
-// CHECK-NEXT:   int i = ij / M + 1;
+// CHECK-NEXT:   int i = ij / (long long)M + 1LL;
 // CHECK-NEXT:   int j = ij % M;
 // CHECK-NEXT:   out[i][j] = 0.5f * (up[i - 1][j] + in[i + 1][j]);
 // CHECK-LABEL: IR after LoopPartition (kernel shift)
-// CHECK:      int ij = (int)(blockIdx.x * SHIFT_BLOCKSIZE + threadIdx.x);
-// CHECK-NEXT: if (ij < (N - 2) * M) {
+// CHECK:      long long ij = (long long)blockIdx.x * SHIFT_BLOCKSIZE + threadIdx.x;
+// CHECK-NEXT: if (ij < ((long long)N - 2) * (long long)M) {
 // CHECK:        out[i * M + j] = 0.5f * (up[(i - 1) * M + j] + in[(i + 1) * M + j]);
 
 //--- kernel.c

@@ -2,9 +2,9 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --stop-after=LoopCollapse | FileCheck %s
 //
-// CHECK:      for (int ijk = 0; ijk < a * b * c; ijk++) {  // collapsed
-// CHECK:        int i = ijk / (b * c);
-// CHECK-NEXT:   int j = ijk / c % b;
+// CHECK:      for (long long ijk = 0; ijk < (long long)a * (long long)b * (long long)c; ijk++) {  // collapsed
+// CHECK:        int i = ijk / ((long long)b * (long long)c);
+// CHECK-NEXT:   int j = ijk / (long long)c % b;
 // CHECK-NEXT:   int k = ijk % c;
 // CHECK-NEXT:   t[i][j][k] = 2.0f * s[i][j][k];
 

@@ -7,9 +7,9 @@
 // RUN: %exit1 %rtcuda translate %t/skip.yaml -o %t/skip 2>&1 | FileCheck --check-prefix=SKIP %s
 //
 // CHECK-LABEL: IR after LoopPartition (kernel down)
-// CHECK:      for (int i_row = (int)blockIdx.y; i_row < n; i_row += (int)gridDim.y) {  // block
-// CHECK-NEXT:   int i = n - i_row - 1;
-// CHECK-NEXT:   int j = (int)(blockIdx.x * DOWN_BLOCKSIZE + threadIdx.x);
+// CHECK:      for (long long i_row = (long long)blockIdx.y; i_row < (long long)n; i_row += (long long)gridDim.y) {  // block
+// CHECK-NEXT:   int i = n - i_row - 1LL;
+// CHECK-NEXT:   int j = (int)llmin((long long)blockIdx.x * DOWN_BLOCKSIZE + threadIdx.x, (long long)m);
 // CHECK-NEXT:   if (j < m) {
 //
 // SKIP: kernel.c:8:19: error: continue in the body of a parallel loop is not supported; use if around the statements instead

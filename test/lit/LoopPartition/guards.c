@@ -8,17 +8,17 @@
 // RUN: FileCheck --check-prefix=HOST %s < %t/out/launch.cuh
 //
 // CHECK-LABEL: IR after LoopPartition (kernel every_third)
-// CHECK:      int i_thread = (int)(blockIdx.x * EVERY_THIRD_BLOCKSIZE + threadIdx.x);
-// CHECK-NEXT: if (i_thread < n / 3) {
-// CHECK-NEXT:   int i = 3 * i_thread + 2;
+// CHECK:      long long i_thread = (long long)blockIdx.x * EVERY_THIRD_BLOCKSIZE + threadIdx.x;
+// CHECK-NEXT: if (i_thread < (long long)n / 3) {
+// CHECK-NEXT:   int i = 3LL * i_thread + 2LL;
 // CHECK-NEXT:   a[i] = 0.0f;
 // CHECK-LABEL: IR after LoopPartition (kernel interior)
-// CHECK:      int i = 1 + (int)(blockIdx.x * INTERIOR_BLOCKSIZE + threadIdx.x);
+// CHECK:      int i = (int)llmin(1 + ((long long)blockIdx.x * INTERIOR_BLOCKSIZE + threadIdx.x), (long long)(n - 1));
 // CHECK-NEXT: if (i < n - 1) {
 //
 // HOST-LABEL: static inline void rtcuda_launch_interior_on_device(
 // HOST:       const long long iterations_x = (long long)n - 2;
-// HOST:       rtcuda_check_index_range(iterations_x, "interior", where);
+// HOST:       rtcuda_check_grid_blocks(rtcuda_ceil_div(iterations_x, INTERIOR_BLOCKSIZE), "interior", where);
 // HOST:       if ((long long)n - 2 > 0) {
 // HOST-NEXT:    dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, INTERIOR_BLOCKSIZE));
 

@@ -7,7 +7,7 @@
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 1,7,37 --max-points 20 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after RedundantLoadElim (kernel outer)
-// CHECK:      float b_reg = i_merged * OUTER_MERGE_LEVEL < n ? b[j] : (float)0;
+// CHECK:      float b_reg = (int)llmin(i_merged * OUTER_MERGE_LEVEL, (long long)n) < n ? b[j] : (float)0;
 // CHECK-NEXT: for (int m = 0; m < OUTER_MERGE_LEVEL; m++) {  // merge
 // CHECK:          C[i * p + j] = a[i] * b_reg;
 //
@@ -16,7 +16,7 @@
 // CHECK-NEXT:   float B_reg[GEMM_SKEW_LEVEL];
 // CHECK-NEXT:   for (int s = 0; s < GEMM_SKEW_LEVEL; s++) {  // skew
 // CHECK-NEXT:     int j =
-// CHECK-NEXT:     B_reg[s] = i_merged * GEMM_MERGE_LEVEL < n && j < p ? B[k * p + j] : (float)0;
+// CHECK-NEXT:     B_reg[s] = (int)llmin(i_merged * GEMM_MERGE_LEVEL, (long long)n) < n && j < p ? B[k * p + j] : (float)0;
 // CHECK:          float A_reg = {{.*}} < p ? A[i * m + k] : (float)0;
 // CHECK:              sum[m_ * GEMM_SKEW_LEVEL + s] += A_reg * B_reg[s];
 //

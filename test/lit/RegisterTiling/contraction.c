@@ -66,7 +66,7 @@
 // CHECK:      A_tile[A_tile_base + (k - k_tile) * A_pitch + (i - row0)] * B_tile[B_tile_base + (k - k_tile) * block_cols + (j - col0)];
 //
 // CHECK-LABEL: IR after RegisterTiling (kernel gemm_shift)
-// CHECK:      for (int i_merged = 0;
+// CHECK:      for (long long i_merged = 0;
 // CHECK-NOT:  __shared__
 // CHECK:      }
 //

@@ -10,9 +10,9 @@
 //
 // CHECK:      void rtcuda_load4(float *to, const float &first) {
 // CHECK:      void rtcuda_load4(float *, const float &&) = delete;
-// CHECK:      int row0 = tile_row * rows_of_threads * MM_OFF_MERGE_LEVEL + 1;
+// CHECK:      int row0 = tile_row * rows_of_threads * MM_OFF_MERGE_LEVEL + 1LL;
 // CHECK:      int col0 = MM_OFF_SKEW_STRIPED
-// CHECK:      tile_col * MM_OFF_THREAD_COLS * MM_OFF_SKEW_LEVEL + 4;
+// CHECK:      tile_col * MM_OFF_THREAD_COLS * MM_OFF_SKEW_LEVEL + 4LL;
 // CHECK-NOT:  A_vec
 // CHECK:      int B_vec = block_cols % 4 == 0 && col0 % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0]);
 // CHECK:      int j = col0 + s / col_group * thread_cols_x_col_group +

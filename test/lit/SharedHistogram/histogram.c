@@ -16,7 +16,7 @@
 // CHECK-NEXT:   hist_block[t] = (int)0;
 // CHECK:      __syncthreads();
 // CHECK-NEXT: for (int r = 0; r < HIST64_ITEMS; r++) {
-// CHECK-NEXT:   int i = (int)((blockIdx.x * HIST64_ITEMS + r) * HIST64_BLOCKSIZE + threadIdx.x);
+// CHECK-NEXT:   int i = (int)llmin((long long)(blockIdx.x * HIST64_ITEMS + r) * HIST64_BLOCKSIZE + threadIdx.x, (long long)n);
 // CHECK-NEXT:   if (i < n) {
 // CHECK-NEXT:     atomicAdd(&hist_block[data[i] & 63], 1);
 // CHECK:      __syncthreads();

@@ -115,12 +115,15 @@ TEST(LoopPartition, MapsIterationsOntoBlocksAndThreads) {
   // Rows over the blocks of the grid's y dimension, columns one per thread.
   std::vector<Stmt> loops = find(out, StmtKind::For);
   ASSERT_EQ(loops.size(), 1u) << printKernel(out);
-  EXPECT_EQ(loops[0]->name, "i");
+  // An int row loop walks a 64-bit row number and recovers i from it (issue 16).
+  EXPECT_EQ(loops[0]->name, "i_row");
   EXPECT_EQ(loops[0]->loopKind, LoopKind::Block);
+  EXPECT_EQ(loops[0]->type.bytes(), 8);
   std::vector<Stmt> decls = find(out, StmtKind::Decl);
-  ASSERT_EQ(decls.size(), 1u) << printKernel(out);
-  EXPECT_EQ(decls[0]->name, "j");
-  EXPECT_TRUE(mentions(decls[0]->value, "threadIdx.x")) << printKernel(out);
+  ASSERT_EQ(decls.size(), 2u) << printKernel(out);
+  EXPECT_EQ(decls[0]->name, "i");
+  EXPECT_EQ(decls[1]->name, "j");
+  EXPECT_TRUE(mentions(decls[1]->value, "threadIdx.x")) << printKernel(out);
   ASSERT_FALSE(out.grid.empty());
   ASSERT_TRUE(out.blockThreads);
   std::string text = printKernel(out, PrintMode::Cuda);
