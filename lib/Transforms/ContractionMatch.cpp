@@ -8,7 +8,9 @@
 #include "rtcuda/IR/Mutate.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <set>
 
 namespace rtcuda {
 
@@ -176,6 +178,95 @@ bool contractionMapping(const Kernel &k, const KernelOptions &o, KernelOptions &
     return true;
   }
   return false;
+}
+
+}  // namespace rtcuda
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+// An affine expression of the rows, columns and the kernel's scalar parameters: its least and
+// greatest values over a rectangle are at corners.
+bool affine(const Kernel &k, const Expr &e, const std::set<std::string> &xy) {
+  switch (e->kind) {
+  case ExprKind::IntImm:
+    return true;
+  case ExprKind::Var: {
+    const Param *p = k.findParam(e->name);
+    return xy.count(e->name) || (p && !p->isArray && p->type.isInteger());
+  }
+  case ExprKind::Unary:
+    return e->name == "-" && affine(k, e->operands[0], xy);
+  case ExprKind::Binary:
+    if (e->name == "+" || e->name == "-")
+      return affine(k, e->operands[0], xy) && affine(k, e->operands[1], xy);
+    if (e->name == "*")
+      return affine(k, e->operands[0], xy) && affine(k, e->operands[1], xy) &&
+             (!mentionsAny(e->operands[0], xy) || !mentionsAny(e->operands[1], xy));
+    return false;
+  default:
+    return false;
+  }
+}
+
+void conjuncts(const Expr &e, std::vector<Expr> &out) {
+  if (e->kind == ExprKind::Binary && e->name == "&&") {
+    conjuncts(e->operands[0], out);
+    conjuncts(e->operands[1], out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+}  // namespace
+
+Expr tileMayStore(const Kernel &k, const std::vector<Stmt> &after, const std::string &rowVar,
+                  const std::string &colVar, const Expr &row0, const Expr &rowLast,
+                  const Expr &col0, const Expr &colLast) {
+  // The one guard of every store after the k loop (BoundingBox's, kept there by
+  // ContractionForm): `if (g) { ... store ... }`, the same g each time.
+  Expr guard;
+  bool unguarded = false;
+  std::function<void(const Stmt &, const Expr &)> walk = [&](const Stmt &s, const Expr &g) {
+    if (!s) return;
+    bool global = s->kind == StmtKind::Store && k.findParam(s->name);
+    if (global && !g) unguarded = true;
+    if (global && g) {
+      if (!guard) guard = g;
+      else if (!equal(guard, g)) unguarded = true;
+    }
+    Expr inner = g;
+    if (s->kind == StmtKind::If && !s->elseBody && mentions(s->cond, rowVar) &&
+        mentions(s->cond, colVar))
+      inner = s->cond;
+    for (const Stmt &c : s->stmts) walk(c, inner);
+    walk(s->body, inner);
+    walk(s->elseBody, inner);
+  };
+  for (const Stmt &s : after) walk(s, nullptr);
+  if (unguarded || !guard) return nullptr;
+  const std::set<std::string> xy{rowVar, colVar};
+  std::vector<Expr> parts;
+  conjuncts(guard, parts);
+  Expr may;
+  for (const Expr &c : parts) {
+    static const std::set<std::string> order{"<", "<=", ">", ">="};
+    if (c->kind != ExprKind::Binary || !order.count(c->name) || !affine(k, c->operands[0], xy) ||
+        !affine(k, c->operands[1], xy))
+      return nullptr;
+    // Somewhere in the rectangle exactly when at one of its corners.
+    Expr any;
+    for (const Expr &r : {row0, rowLast})
+      for (const Expr &q : {col0, colLast}) {
+        Expr at = substitute(c, {{rowVar, r}, {colVar, q}});
+        any = any ? binary("||", any, at) : at;
+      }
+    may = may ? land(may, any) : any;
+  }
+  return may;
 }
 
 }  // namespace rtcuda

@@ -277,6 +277,24 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
               block(slab),
               LoopKind::Tile)});
 
+  // A triangle's tiles that hold no stored element skip their slabs (block uniform: every
+  // thread of the block passes or skips the barriers together).
+  std::vector<Stmt> colsBody = statementsOf(colsLoop->body), afterK;
+  for (auto at = std::find(colsBody.begin(), colsBody.end(), kLoop); at != colsBody.end(); ++at)
+    if (*at != kLoop) afterK.push_back(*at);
+  bool kStores = false;
+  visitStmt(kLoop->body, [&](const Stmt &s) {
+    kStores |= s->kind == StmtKind::Store && (k.findParam(s->name) || !s->op.empty() &&
+                                              std::isalpha(static_cast<unsigned char>(s->op[0])));
+  });
+  Expr mayStore = kStores ? nullptr
+                          : tileMayStore(k, afterK, c.rowVar, c.colVar, var(row0),
+                                         sub(add(var(row0), tileRows), intImm(1)), var(col0),
+                                         sub(add(var(col0), tileCols), intImm(1)));
+  if (mayStore)
+    slabs = block({comment("a block whose rectangle holds no stored element skips its slabs"),
+                   ifThen(simplify(mayStore), slabs)});
+
   std::vector<Stmt> body;
   for (const Stmt &s : k.body->stmts) {
     if (s != rowsLoop) {
@@ -316,6 +334,9 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +
                         c.rowVar + "' x '" + c.colVar + "', each thread " +
                         k.macro("MERGE_LEVEL") + " x " + k.macro("SKEW_LEVEL") + " of them");
+  if (mayStore)
+    out.remarks.push_back("register tiling: a block whose rectangle holds no element that the "
+                          "guard of the stores passes (checked at its corners) skips its slabs");
   std::string arrays;
   for (size_t n = 0; n < c.operands.size(); ++n)
     arrays += std::string(n == 0 ? "" : n + 1 == c.operands.size() ? " and " : ", ") +

@@ -34,6 +34,14 @@ struct Contraction {
 bool findContraction(const ir::Kernel &k, const KernelOptions &o, Contraction *out = nullptr,
                      std::string *why = nullptr);
 
+// Where every store after the k loop (`after`) is under one guard of the rows and columns that
+// is a conjunction of affine comparisons (a triangle's, ContractionForm): whether some element of
+// the rectangle [row0, rowLast] x [col0, colLast] passes it, checked at the corners (block
+// uniform; a block where it is false skips its slabs). Null where there is no such guard.
+ir::Expr tileMayStore(const ir::Kernel &k, const std::vector<ir::Stmt> &after,
+                      const std::string &rowVar, const std::string &colVar, const ir::Expr &row0,
+                      const ir::Expr &rowLast, const ir::Expr &col0, const ir::Expr &colLast);
+
 // The operands of `loop`'s body among `candidates` (arrays the kernel does not write), read
 // with rows `rowVar` and columns `colVar`. An array also read any other way is no operand;
 // `why` collects what was found about the arrays left out.
