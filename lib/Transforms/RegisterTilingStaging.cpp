@@ -144,9 +144,9 @@ Staging buildStaging(const Kernel &k, const Contraction &c, const StagingNames &
                             load(o.p.name, {o.srcRow(k0, rr, qq), o.srcCol(k0, rr, qq)}, o.p.type),
                             cast(o.p.type, intImm(0))));
       });
-      // No 128-bit path for other types than float (rtcuda_load4 reads floats; doubles did
-      // not compile).
-      loops.push_back(perQuad(o, o.p.type.kind != ScalarKind::Float
+      // No 128-bit path where it can never be taken (doubles: rtcuda_load4 reads floats).
+      int64_t never = 1;
+      loops.push_back(perQuad(o, isConst(o.vecOk, &never) && never == 0
                                      ? scalar
                                      : ifThen(whole, vector, scalar)));
     }
