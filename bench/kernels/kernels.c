@@ -121,3 +121,34 @@ void conv2d(int rows, int cols, const float A[restrict rows + 2][cols + 2], cons
             B[i][j] = s;
         }
 }
+
+/* 1-D three-point stencil (double). */
+void stencil1d(int n, const double x[restrict n], double y[restrict n])
+{
+    for (int i = 1; i < n - 1; i++)
+        y[i] = 0.25 * x[i - 1] + 0.5 * x[i] + 0.25 * x[i + 1];
+}
+
+/* 2-D 5x5 convolution. */
+void conv2d5(int rows, int cols, const float A[restrict rows + 4][cols + 4], const float K[restrict 5][5],
+             float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 5; a++)
+                for (int b = 0; b < 5; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}
+
+/* 3-D seven-point stencil on the interior of a grid. */
+void stencil3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float B[restrict nz][ny][nx])
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++)
+                B[k][j][i] = 0.4f * A[k][j][i] + 0.1f * (A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] +
+                                                         A[k][j + 1][i] + A[k][j][i - 1] + A[k][j][i + 1]);
+}

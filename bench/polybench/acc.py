@@ -4,7 +4,8 @@ at PolyBench-ACC's LARGE sizes in float (docs/polybench.md, "Side by side with P
 
   acc.py translate POLYBENCH_DIR ACC_DIR --out DIR [--only gemm,atax]
       Here (LLVM needed). For each of PolyBench-ACC's 21 benchmarks that PolyBench/C 4.2.1 also
-      has, translate the unchanged 4.2.1 source with ACC's LARGE sizes as -D defines and
+      has (and 2DConvolution, 3DConvolution: bench/polybench/extra's programs), translate the
+      unchanged 4.2.1 source with ACC's LARGE sizes as -D defines and
       DATA_TYPE_IS_FLOAT into DIR/<bench>/acc/out, and put patch_timing()'s loop and dump
       switch into its main.cu.
   acc.py gpu DIR --acc ACC_DIR [--runs 3] [--log-dir D] [--deadline S] [--only ...]
@@ -59,8 +60,9 @@ ACC = [
     ("adi", "stencils/adi", "adi", None),
     ("jacobi1D", "stencils/jacobi-1d-imper", "jacobi-1d", None),
     ("jacobi2D", "stencils/jacobi-2d-imper", "jacobi-2d", None),
-    ("2DConvolution", "stencils/convolution-2d", None, None),
-    ("3DConvolution", "stencils/convolution-3d", None, None),
+    # No 4.2.1 program: rtcuda's own, in 4.2.1's style (bench/polybench/extra).
+    ("2DConvolution", "stencils/convolution-2d", "convolution-2d", None),
+    ("3DConvolution", "stencils/convolution-3d", "convolution-3d", None),
     ("fdtd2d", "stencils/fdtd-2d", "fdtd-2d", None),
     ("2mm", "linear-algebra/kernels/2mm", "2mm", None),
     ("correlation", "datamining/correlation", "correlation", None),
@@ -144,7 +146,7 @@ def translate_main(args):
         return 77
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
-    sources = dict(pb.benchmarks(poly))
+    sources = dict(pb.benchmarks(poly) + pb.extra_benchmarks())
     plan, status = [], 0
     for name, folder, pbname, names in ACC:
         if args.only and name not in args.only.split(","):

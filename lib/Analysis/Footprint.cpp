@@ -3,6 +3,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 
+#include <algorithm>
 #include <set>
 
 namespace rtcuda {
@@ -179,6 +180,142 @@ std::map<std::string, ArrayFootprint> computeFootprints(const ir::Kernel &k) {
   w.walk(k.body);
   w.walk(k.finish);  // the statements after the nest (a reduction's result)
   return w.result();
+}
+
+}  // namespace rtcuda
+
+namespace rtcuda {
+
+namespace {
+
+using namespace ir;
+
+// Constant bounds of an integer expression of constants and serial loop variables.
+bool constantRange(const Expr &e, const std::map<std::string, std::pair<int64_t, int64_t>> &loops,
+                   int64_t &lo, int64_t &hi) {
+  int64_t c;
+  if (constantDifference(e, intImm(0), &c)) return lo = hi = c, true;
+  if (e->kind == ExprKind::Var) {
+    auto it = loops.find(e->name);
+    if (it == loops.end()) return false;
+    lo = it->second.first, hi = it->second.second;
+    return true;
+  }
+  if (e->kind == ExprKind::Cast && e->type.isInteger()) return constantRange(e->operands[0], loops, lo, hi);
+  if (e->kind != ExprKind::Binary) return false;
+  int64_t alo, ahi, blo, bhi;
+  if (!constantRange(e->operands[0], loops, alo, ahi) ||
+      !constantRange(e->operands[1], loops, blo, bhi))
+    return false;
+  if (e->name == "+") return lo = alo + blo, hi = ahi + bhi, true;
+  if (e->name == "-") return lo = alo - bhi, hi = ahi - blo, true;
+  if (e->name == "*") {
+    int64_t p[] = {alo * blo, alo * bhi, ahi * blo, ahi * bhi};
+    lo = *std::min_element(p, p + 4), hi = *std::max_element(p, p + 4);
+    return true;
+  }
+  return false;
+}
+
+class WindowWalker {
+public:
+  WindowWalker(const std::vector<std::string> &vars) : parallel(vars) {}
+  std::map<std::string, ReadWindow> windows;
+  std::map<std::string, std::string> why;
+
+  void walk(const Stmt &s, int64_t trips) {
+    if (!s) return;
+    if (s->kind == StmtKind::For) {
+      int64_t min, step, lo, hi;
+      Expr count = simplify(tripCount(s));
+      int64_t n = 0;
+      // constantDifference: a constant such as -1 may stay a negation after simplify.
+      if (s->loopKind != LoopKind::Serial || !constantDifference(s->min, intImm(0), &min) ||
+          !constantDifference(s->step, intImm(0), &step) ||
+          step <= 0 || !isConst(count, &n)) {
+        inexact = "a loop in the nest without constant bounds";
+        return walkOther(s, trips);
+      }
+      if (n <= 0) return;
+      lo = min, hi = min + (n - 1) * step;
+      loops[s->name] = {lo, hi};
+      walk(s->body, trips * n);
+      loops.erase(s->name);
+      return;
+    }
+    walkOther(s, trips);
+  }
+
+  void finish(const Stmt &body) {
+    visitStmt(body, [&](const Stmt &s) {
+      if (s->kind == StmtKind::Store) spoil(s->name, "the nest writes it");
+    });
+  }
+
+private:
+  const std::vector<std::string> &parallel;
+  std::map<std::string, std::pair<int64_t, int64_t>> loops;
+  std::string inexact;
+
+  void spoil(const std::string &array, const std::string &reason) {
+    windows.erase(array);
+    why.emplace(array, reason);
+  }
+
+  void walkOther(const Stmt &s, int64_t trips) {
+    for (const Expr &e : {s->cond, s->value, s->min, s->end, s->step, s->arraySize}) note(e, trips);
+    for (const Expr &e : s->indices) note(e, trips);
+    for (const Stmt &c : s->stmts) walk(c, trips);
+    walk(s->body, trips);
+    walk(s->elseBody, trips);
+  }
+
+  void note(const Expr &e, int64_t trips) {
+    if (!e) return;
+    visitExpr(e, [&](const Expr &n) {
+      if (n->kind == ExprKind::Load) load(n, trips);
+    });
+  }
+
+  void load(const Expr &n, int64_t trips) {
+    if (why.count(n->name)) return;
+    if (!inexact.empty()) return spoil(n->name, inexact);
+    std::set<std::string> all(parallel.begin(), parallel.end());
+    ReadWindow w;
+    w.invariant = true;
+    for (const Expr &i : n->operands) w.invariant &= !mentionsAny(i, all);
+    if (!w.invariant && n->operands.size() != parallel.size())
+      return spoil(n->name, "its subscripts are not one per parallel loop");
+    for (size_t d = 0; d < n->operands.size(); ++d) {
+      Expr offset = w.invariant ? n->operands[d] : simplify(sub(n->operands[d], var(parallel[d])));
+      int64_t lo, hi;
+      if (mentionsAny(offset, all) || !constantRange(offset, loops, lo, hi))
+        return spoil(n->name, "subscript " + std::to_string(d + 1) + " is not " +
+                                  (w.invariant ? "" : "'" + parallel[d] + "' plus ") +
+                                  "a constant or a constant loop's variable");
+      w.lo.push_back(lo), w.hi.push_back(hi);
+    }
+    auto [it, fresh] = windows.emplace(n->name, w);
+    if (!fresh && (it->second.invariant != w.invariant || it->second.lo.size() != w.lo.size()))
+      return spoil(n->name, "it is read both around the iteration and at fixed places");
+    for (size_t d = 0; !fresh && d < w.lo.size(); ++d) {
+      it->second.lo[d] = std::min(it->second.lo[d], w.lo[d]);
+      it->second.hi[d] = std::max(it->second.hi[d], w.hi[d]);
+    }
+    it->second.points += trips;
+  }
+};
+
+}  // namespace
+
+std::map<std::string, ReadWindow> readWindows(const ir::Stmt &body,
+                                              const std::vector<std::string> &parallelVars,
+                                              std::map<std::string, std::string> *why) {
+  WindowWalker w(parallelVars);
+  w.walk(body, 1);
+  w.finish(body);
+  if (why) *why = w.why;
+  return w.windows;
 }
 
 }  // namespace rtcuda

@@ -65,6 +65,16 @@ size_t threadGuardIndex(const Kernel &k) {
   return stmts.size();
 }
 
+Stmt soleStatement(const Kernel &k) {
+  Stmt nest;
+  for (const Stmt &s : k.body->stmts) {
+    if (s->kind == StmtKind::Comment) continue;
+    if (nest) return nullptr;
+    nest = s;
+  }
+  return nest;
+}
+
 Expr gpuBuiltin(const std::string &name) { return var(name, Type::of(ScalarKind::UInt)); }
 
 Type wideIndexType(const Type &t) {

@@ -21,6 +21,7 @@ namespace {
 const std::vector<Pass> &kernelPasses() {
   static const std::vector<Pass> passes = {
       {"AtomicUpdates", "make updates that threads may share atomic", atomicUpdates},
+      {"HaloTile", "stencils and filters: a block stages its tile plus halo in shared memory", haloTile},
       {"NeighbourReuse", "stencils and filters: several outputs per thread (merge and skew)", neighbourReuse},
       {"ContractionForm", "a contraction's accumulator in a register, a triangle's guard on its store", contractionForm},
       {"BlockMerge", "each thread computes MERGE_LEVEL rows (strip-mine and jam)", blockMerge},

@@ -73,14 +73,9 @@ bool readsTransposed(const Expr &value, const std::string &x, const std::string 
 
 Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   if (!k.grid.empty() || !k.reductions.empty() || !k.atomicArrays.empty() || k.finish) return k;
-  const Stmt *nest = nullptr;
-  for (const Stmt &s : k.body->stmts) {
-    if (s->kind == StmtKind::Comment) continue;
-    if (nest) return k;
-    nest = &s;
-  }
+  const Stmt nest = soleStatement(k);
   if (!nest) return k;
-  const Stmt outer = *nest, inner = only(outer->body);
+  const Stmt outer = nest, inner = only(outer->body);
   if (!parallelUnitLoop(outer) || !parallelUnitLoop(inner)) return k;
   const Stmt st = only(inner->body);
   if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != 2) return k;

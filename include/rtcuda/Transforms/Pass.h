@@ -67,6 +67,7 @@ ir::Kernel accumulatorPromotion(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel sharedHistogram(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel tiledTranspose(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel haloTile(const ir::Kernel &k, const PassContext &ctx);
 
 // Before ParallelLoops, on loops as written (lowerKernel keeps their result only where it
 // gives the nest more parallel loops). Each appends a remark per loop it changes or declines.
@@ -98,6 +99,8 @@ ir::Type wideIndexType(const ir::Type &t);
 // `e` with the kernel's integer scalar parameters cast to `wide`, so that its arithmetic is
 // 64-bit from the first operation on (extents that round up past 2^31 - 1).
 ir::Expr widenParams(const ir::Expr &e, const ir::Kernel &k, const ir::Type &wide);
+// The one statement of the kernel body besides comments (the nest), or null.
+ir::Stmt soleStatement(const ir::Kernel &k);
 // A CUDA built-in index such as threadIdx.x or blockIdx.x (unsigned).
 ir::Expr gpuBuiltin(const std::string &name);
 // Returns a name not used by any variable, parameter or loop of the kernel.

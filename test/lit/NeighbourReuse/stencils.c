@@ -1,6 +1,7 @@
 // NeighbourReuse: the analysis gives stencils and filters several outputs per thread (BlockMerge
 // and BlockSkew at their default levels), with no merge or skew in the config: a 5-point stencil
-// (A read at places a constant apart) and an 8-tap filter (w[t] read by every output). An
+// (A read at places a constant apart, fewer than 9: HaloTile leaves it) and an 8-tap filter over
+// strided windows (w[t] read by every output; x[8 * i + t] is no halo). An
 // element-wise sum, a matrix-vector product (a loop as long as the problem: LaneReduction's) and
 // a stencil whose config turns merge on itself keep what they had.
 // RUN: rm -rf %t && split-file %s %t
@@ -30,11 +31,11 @@ void stencil(int n, int m, const float A[n][m], float B[n][m]) {
     for (int j = 1; j < m - 1; j++)
       B[i][j] = 0.2f * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);
 }
-void taps(int n, const double x[n + 7], const double w[8], double y[n]) {
+void taps(int n, const double x[8 * n], const double w[8], double y[n]) {
   for (int i = 0; i < n; i++) {
     double acc = 0.0;
     for (int t = 0; t < 8; t++)
-      acc += x[i + t] * w[t];
+      acc += x[8 * i + t] * w[t];
     y[i] = acc;
   }
 }

@@ -1,0 +1,336 @@
+// HaloTile: a stencil or convolution, where neighbouring iterations of the parallel nest read
+// the same elements (A[i][j + 1] of one thread is A[i][j] of the next, x[i + t] of a 16-tap
+// filter is read by 16 threads), goes through a shared-memory tile: a block reads its tile of
+// the array plus the halo the window needs once, coalesced, then computes ITEMS outputs per
+// thread from shared memory.
+//
+//   for (i = 1; i < n - 1; i++)  // parallel        RTCUDA_SHARED_ARRAY(float, A_tile, (T0 + 2) * 34);
+//     for (j = 1; j < m - 1; j++)  // parallel      for (tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+//       B[i][j] = A[i-1][j] + ... + A[i][j+1];  ==>     i_first = ...; j_first = ...;   // the tile's origin
+//                                                    for (e = threadIdx.x; e < (T0 + 2) * 34; e += BLOCKSIZE)
+//                                                      A_tile[e] = A[i_first - 1 + e / 34][j_first - 1 + e % 34];
+//                                                    __syncthreads();
+//                                                    for (q = 0; q < ITEMS; q++) {   // unrolled
+//                                                      o = threadIdx.x + q * BLOCKSIZE;
+//                                                      i = i_first + o / 32; j = j_first + o % 32;
+//                                                      if (i < n - 1 && j < m - 1) B[i][j] = A_tile[...] + ...;
+//                                                    }
+//                                                    __syncthreads();
+//                                                  }
+//
+// Tiles of outputs: BLOCKSIZE * ITEMS along the loop (one parallel loop); BLOCKSIZE * ITEMS / 32
+// rows of 32 (two); ITEMS planes of BLOCKSIZE / 32 rows of 32 (three). A warp reads 32
+// neighbouring tile elements (no bank conflicts) and writes 32 neighbouring outputs.
+//
+// The analysis (readWindows, lib/Analysis/Footprint.cpp) gives each array's read window; an
+// array read at more than one place of its window goes through a tile. Applies when the kernel
+// is one perfect nest of one to three parallel loops of step 1 with bounds that name no other
+// parallel loop, the config turns neither merge nor skew on, and the body has no branches (an
+// `if`, `?:`, `&&` or `||` might skip reads the tile makes) and only serial loops of constant
+// bounds. Every tile element the block loads lies between two elements the nest reads, in each
+// dimension, so no load leaves the array.
+#include "rtcuda/Analysis/Footprint.h"
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+constexpr int64_t kWarp = 32, kSharedBytes = 48 * 1024, kMaxTaps = 64,
+                  kFewPoints = 9;
+
+Stmt only(const Stmt &s) {
+  Stmt x = s;
+  while (x && x->kind == StmtKind::Block && x->stmts.size() == 1) x = x->stmts[0];
+  return x;
+}
+
+// Why the body cannot be tiled: a branch, or a loop without constant bounds; empty if none.
+std::string bodyBlocker(const Stmt &body) {
+  std::string why;
+  visitStmt(
+      body,
+      [&](const Stmt &s) {
+        switch (s->kind) {
+        case StmtKind::Block: case StmtKind::Decl: case StmtKind::Assign: case StmtKind::Store:
+        case StmtKind::Comment:
+          if (s->kind == StmtKind::Decl && s->arraySize) why = "a local array";
+          return;
+        case StmtKind::For: {
+          int64_t c;
+          if (s->loopKind != LoopKind::Serial || !constantDifference(s->min, intImm(0), &c) ||
+              !constantDifference(s->step, intImm(0), &c) ||
+              !constantDifference(tripCount(s), intImm(0), &c))
+            why = "a loop without constant bounds";
+          return;
+        }
+        default:
+          why = "a branch or jump";
+        }
+      },
+      [&](const Expr &e) {
+        visitExpr(e, [&](const Expr &n) {
+          bool conditional = n->kind == ExprKind::Select ||
+                             (n->kind == ExprKind::Binary && (n->name == "&&" || n->name == "||"));
+          if (!conditional) return;
+          for (const Expr &o : n->operands)
+            visitExpr(o, [&](const Expr &m) {
+              if (m->kind == ExprKind::Load) why = "a read under a condition";
+            });
+        });
+      });
+  return why;
+}
+
+// Output tile extents, outermost first, as expressions and at given values of the macros.
+std::vector<Expr> tileExtents(size_t depth, const Expr &bs, const Expr &items) {
+  if (depth == 1) return {mul(bs, items)};
+  if (depth == 2) return {div(mul(bs, items), intImm(kWarp)), intImm(kWarp)};
+  return {items, div(bs, intImm(kWarp)), intImm(kWarp)};
+}
+std::vector<int64_t> tileExtents(size_t depth, int64_t bs, int64_t items) {
+  if (depth == 1) return {bs * items};
+  if (depth == 2) return {bs * items / kWarp, kWarp};
+  return {items, bs / kWarp, kWarp};
+}
+
+// c = (o / stride) % extent, without the division by 1 or the outermost modulo.
+Expr coordinate(const Expr &o, const std::vector<Expr> &extents, size_t d) {
+  Expr stride;
+  for (size_t e = d + 1; e < extents.size(); ++e) stride = stride ? mul(stride, extents[e]) : extents[e];
+  Expr c = stride ? div(o, stride) : o;
+  return d == 0 ? c : mod(c, extents[d]);
+}
+
+}  // namespace
+
+Kernel haloTile(const Kernel &k, const PassContext &ctx) {
+  if (ctx.options.merge || ctx.options.skew || !k.grid.empty() || !k.reductions.empty() ||
+      !k.atomicArrays.empty() || k.finish)
+    return k;
+  const Stmt nest = soleStatement(k);
+  if (!nest) return k;
+  // The perfect nest of parallel loops, outermost first.
+  std::vector<Stmt> loops;
+  for (Stmt s = only(nest); s && s->kind == StmtKind::For && s->loopKind == LoopKind::Parallel;
+       s = only(s->body))
+    loops.push_back(s);
+  if (loops.empty() || loops.size() > 3) return k;
+  std::vector<std::string> vars;
+  for (const Stmt &l : loops) vars.push_back(l->name);
+  std::set<std::string> parallel(vars.begin(), vars.end());
+  for (const Stmt &l : loops) {
+    int64_t step = 0;
+    if (!isConst(l->step, &step) || step != 1 || !l->type.isInteger() || l->type.bytes() > 4 ||
+        mentionsAny(l->min, parallel) || mentionsAny(l->end, parallel))
+      return k;
+  }
+  const Stmt body = loops.back()->body;
+  std::map<std::string, ReadWindow> windows = readWindows(body, vars);
+  // Arrays read at more than one place of their window (neighbours share elements).
+  std::vector<std::pair<std::string, ReadWindow>> tiled;
+  for (const auto &[name, w] : windows) {
+    const Param *p = k.findParam(name);
+    bool wide = false;
+    for (size_t d = 0; d < vars.size(); ++d) wide |= w.hi[d] > w.lo[d];
+    if (p && p->isArray && wide && !w.invariant) tiled.push_back({name, w});
+  }
+  if (tiled.empty()) return k;
+  // Few reads per output in two or three dimensions: the halo (34 x (T + 2) elements for
+  // 32 x T outputs) and the load phase cost more than the shared reads save, and NeighbourReuse's
+  // outputs in registers are faster (H100, docs/performance.md: the 5-point stencil 0.70x copy
+  // bandwidth with the tile, 0.91x with NeighbourReuse; the 3 x 3 convolution 0.77x, 0.66x).
+  int64_t points = 0;
+  for (const auto &t : tiled) points += t.second.points;
+  if (loops.size() > 1 && points < kFewPoints) {
+    Kernel out = k;
+    out.remarks.push_back("halo tile: '" + tiled[0].first + "' is read at " +
+                          std::to_string(points) + " places around each iteration, fewer than " +
+                          std::to_string(kFewPoints) + " in " + std::to_string(loops.size()) +
+                          " dimensions; not applied");
+    return out;
+  }
+  std::string blocker = bodyBlocker(body);
+  if (!blocker.empty()) {
+    Kernel out = k;
+    out.remarks.push_back("halo tile: '" + tiled[0].first + "' is read around each iteration, " +
+                          "but the nest has " + blocker + "; not applied");
+    return out;
+  }
+  // ITEMS values whose tiles fit in 48 KB of static shared memory at the largest block size.
+  const size_t depth = loops.size();
+  const int64_t maxBlock = ctx.options.blockSize.max == 0 ? 1024 : ctx.options.blockSize.max;
+  std::vector<int> itemValues;
+  for (int items : {1, 2, 4, 8}) {
+    int64_t bytes = 0;
+    std::vector<int64_t> t = tileExtents(depth, maxBlock, items);
+    for (const auto &[name, w] : tiled) {
+      int64_t n = k.findParam(name)->type.bytes();
+      for (size_t d = 0; d < depth; ++d) n *= t[d] + w.hi[d] - w.lo[d];
+      bytes += n;
+    }
+    if (bytes <= kSharedBytes) itemValues.push_back(items);
+  }
+  if (itemValues.empty()) {
+    Kernel out = k;
+    out.remarks.push_back("halo tile: the tiles of the arrays read around each iteration need " +
+                          std::string("more than 48 KB of shared memory at block size ") +
+                          std::to_string(maxBlock) + "; not applied");
+    return out;
+  }
+
+  const Type kInt = Type::of(ScalarKind::Int);
+  Expr bs = var(k.macro("BLOCKSIZE")), items = var(k.macro("ITEMS"));
+  std::vector<Expr> extents = tileExtents(depth, bs, items), tiles, trips;
+  for (size_t d = 0; d < depth; ++d) {
+    trips.push_back(simplify(tripCount(loops[d])));
+    tiles.push_back(simplify(div(add(trips[d], sub(extents[d], intImm(1))), extents[d])));
+  }
+  Expr allTiles = tiles[0];
+  for (size_t d = 1; d < depth; ++d) allTiles = mul(allTiles, tiles[d]);
+  allTiles = simplify(allTiles);
+
+  std::vector<Stmt> top{comment("halo tile: a block reads its tile of " +
+                                std::to_string(tiled.size()) + " array(s) plus the halo once, " +
+                                "then computes " + k.macro("ITEMS") + " outputs per thread")};
+  std::vector<Stmt> perTile;
+  std::string tile = freshName(k, "tile");
+  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  // The tile's origin: tiles numbered with the innermost loop fastest.
+  std::vector<std::string> first;
+  for (size_t d = 0; d < depth; ++d) {
+    first.push_back(freshName(k, vars[d] + "_first"));
+    Expr c = coordinate(var(tile), tiles, d);
+    perTile.push_back(decl(first[d], loops[d]->type, simplify(add(loops[d]->min, mul(c, extents[d])))));
+  }
+  // Filter taps (a small window no parallel loop moves): read once per thread into a local
+  // array that the unrolled constant loops index with constants, i.e. registers.
+  std::map<std::string, std::pair<std::string, ReadWindow>> tapsOf;
+  for (const auto &[name, w] : windows) {
+    const Param *p = k.findParam(name);
+    int64_t n = 1;
+    for (size_t d = 0; d < w.lo.size(); ++d) n *= w.hi[d] - w.lo[d] + 1;
+    if (!p || !p->isArray || !w.invariant || n > kMaxTaps || w.points <= 1) continue;
+    std::string r = freshName(k, name + "_reg"), e = freshName(k, "e");
+    std::vector<Expr> widths, at;
+    for (size_t d = 0; d < w.lo.size(); ++d) widths.push_back(intImm(w.hi[d] - w.lo[d] + 1));
+    for (size_t d = 0; d < w.lo.size(); ++d)
+      at.push_back(simplify(add(intImm(w.lo[d]), coordinate(var(e), widths, d))));
+    top.push_back(decl(r, p->type, nullptr, intImm(n)));
+    top.push_back(forLoop(e, kInt, intImm(0), intImm(n), intImm(1),
+                          store(r, {var(e)}, "=", load(name, at, p->type)), LoopKind::Unrolled));
+    tapsOf[name] = {r, w};
+  }
+  std::map<std::string, std::pair<std::string, ReadWindow>> tileOf;  // array -> (tile, window)
+  std::map<std::string, std::vector<std::string>> baseOf;            // array -> origin per dim
+  for (const auto &[name, w] : tiled) {
+    const Param *p = k.findParam(name);
+    std::string t = freshName(k, name + "_tile"), e = freshName(k, "e");
+    std::vector<Expr> widths;
+    Expr size;
+    for (size_t d = 0; d < depth; ++d) {
+      widths.push_back(simplify(add(extents[d], intImm(w.hi[d] - w.lo[d]))));
+      size = size ? mul(size, widths[d]) : widths[d];
+    }
+    auto shared = std::make_shared<StmtNode>(*decl(t, p->type, nullptr, simplify(size)));
+    shared->shared = true;
+    top.push_back(shared);
+    // Coalesced: thread e reads element e of the tile, rows of it one after another.
+    std::vector<Stmt> reads;
+    std::vector<Expr> at;
+    Expr inside;
+    for (size_t d = 0; d < depth; ++d) {
+      std::string base = freshName(k, name + "_" + vars[d] + "0");
+      baseOf[name].push_back(base);
+      perTile.push_back(decl(base, loops[d]->type, simplify(add(var(first[d]), intImm(w.lo[d])))));
+      std::string g = freshName(k, vars[d] + "_at");
+      reads.push_back(decl(g, loops[d]->type, add(var(base), coordinate(var(e), widths, d))));
+      at.push_back(var(g, loops[d]->type));
+      // The last element the nest reads in this dimension is end - 1 + hi.
+      Expr ok = lt(var(g, loops[d]->type), simplify(add(loops[d]->end, intImm(w.hi[d]))));
+      inside = inside ? land(inside, ok) : ok;
+    }
+    reads.push_back(ifThen(inside, store(t, {var(e)}, "=", load(name, at, p->type))));
+    perTile.push_back(forLoop(e, kInt, tid, simplify(size), bs, block(reads)));
+    tileOf[name] = {t, w};
+  }
+  perTile.push_back(barrier());
+
+  // The outputs: ITEMS per thread, BLOCKSIZE apart in the tile.
+  std::string q = freshName(k, "q"), o = freshName(k, "o");
+  std::vector<Stmt> item{decl(o, kInt, add(tid, mul(var(q), bs)))};
+  Expr valid;
+  for (size_t d = 0; d < depth; ++d) {
+    item.push_back(withLoc(decl(vars[d], loops[d]->type,
+                                add(var(first[d]), coordinate(var(o), extents, d))),
+                           loops[d]->loc));
+    Expr ok = lt(var(vars[d], loops[d]->type), loops[d]->end);
+    valid = valid ? land(valid, ok) : ok;
+  }
+  Stmt computed = mapStmt(body, nullptr, [&](const Expr &e) {
+    return mapExpr(e, [&](const Expr &n) -> Expr {
+      if (n->kind != ExprKind::Load) return n;
+      auto tap = tapsOf.find(n->name);
+      if (tap != tapsOf.end()) {
+        const ReadWindow &w = tap->second.second;
+        Expr index;
+        for (size_t d = 0; d < w.lo.size(); ++d) {
+          Expr c = sub(n->operands[d], intImm(w.lo[d]));
+          index = index ? add(mul(index, intImm(w.hi[d] - w.lo[d] + 1)), c) : c;
+        }
+        return load(tap->second.first, {simplify(index)}, n->type);
+      }
+      auto it = tileOf.find(n->name);
+      if (it == tileOf.end()) return n;
+      const ReadWindow &w = it->second.second;
+      Expr index;
+      for (size_t d = 0; d < depth; ++d) {
+        Expr c = sub(n->operands[d], var(baseOf[n->name][d], loops[d]->type));
+        index = index ? add(mul(index, simplify(add(extents[d], intImm(w.hi[d] - w.lo[d])))), c) : c;
+      }
+      return load(it->second.first, {index}, n->type);
+    });
+  });
+  if (!tapsOf.empty())  // constant subscripts of the taps' local array: registers
+    computed = mapStmt(computed, [](const Stmt &s) {
+      if (s->kind != StmtKind::For) return s;
+      auto u = std::make_shared<StmtNode>(*s);
+      u->loopKind = LoopKind::Unrolled;
+      return Stmt(u);
+    });
+  item.push_back(ifThen(valid, computed));
+  perTile.push_back(forLoop(q, kInt, intImm(0), items, intImm(1), block(item), LoopKind::Unrolled));
+  perTile.push_back(barrier());
+  top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
+                                cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
+                                LoopKind::Block),
+                        loops[0]->loc));
+
+  Kernel out = k;
+  out.body = withLoc(block(top), k.body->loc);
+  out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
+  out.blockThreads = bs;
+  // 8: each load phase and barrier serve more outputs (H100: the 16-tap filter 0.65x copy
+  // bandwidth at 4, 0.81x at 8; the 3 x 3 convolution 0.53x, 0.77x).
+  int wanted = 8;
+  int chosen = itemValues.back() < wanted ? itemValues.back() : wanted;
+  out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
+  out.passes.push_back("HaloTile");
+  for (const auto &[name, w] : tiled) {
+    std::string window;
+    for (size_t d = 0; d < depth; ++d)
+      window += (d ? " x " : "") + std::string("[") + std::to_string(w.lo[d]) + ", " +
+                std::to_string(w.hi[d]) + "]";
+    out.remarks.push_back("halo tile: '" + name + "' is read at " + std::to_string(w.points) +
+                          " places around each iteration (offsets " + window + "); a block " +
+                          "stages its tile and halo in shared memory, " + k.macro("ITEMS") +
+                          " outputs per thread");
+  }
+  return out;
+}
+
+}  // namespace rtcuda

@@ -1,0 +1,132 @@
+// HaloTile: nests whose neighbouring iterations read the same elements stage a tile of the array
+// plus its halo in shared memory: a 1-D filter (16 taps, the taps in registers), a 1-D 3-point
+// stencil and a 2-D 3 x 3 convolution in double, a 3-D 27-point filter, all at odd sizes and
+// several tuning points. A 2-D 5-point stencil (fewer than 9 reads per output) keeps
+// NeighbourReuse; a nest with a branch, and a filter whose tile cannot fit in 48 KB, are left
+// as they are. With the halo guard made one element short (`end + hi - 1`), verify at sizes 31
+// and 37, two points each, reported 13843 mismatches, in all four tiled kernels.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
+// RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
+// RUN: FileCheck --check-prefix=PARAMS %s < %t/out/conv1d_params.h
+// RUN: FileCheck --check-prefix=LAUNCH %s < %t/out/launch.cuh
+// RUN: %rtcuda verify %t/out --seed 7 --sizes 1,31,37,70 --max-points 4 | FileCheck --check-prefix=VERIFY %s
+//
+// CHECK-LABEL: IR after HaloTile (kernel conv1d)
+// CHECK:      float w_reg[16];
+// CHECK:        w_reg[e] = w[e];
+// CHECK:      __shared__ float x_tile[CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15];
+// CHECK-NEXT: for (int tile = (int)blockIdx.x; tile < (n + CONV1D_BLOCKSIZE * CONV1D_ITEMS - 1) / (CONV1D_BLOCKSIZE * CONV1D_ITEMS); tile += (int)gridDim.x) {  // block
+// CHECK-NEXT:   int i_first = tile * CONV1D_BLOCKSIZE * CONV1D_ITEMS;
+// CHECK-NEXT:   int x_i0 = i_first;
+// CHECK-NEXT:   for (int e = (int)threadIdx.x; e < CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15; e += CONV1D_BLOCKSIZE) {
+// CHECK-NEXT:     int i_at = x_i0 + e;
+// CHECK-NEXT:     if (i_at < n + 15) {
+// CHECK-NEXT:       x_tile[e] = x[i_at];
+// CHECK:        __syncthreads();
+// CHECK-NEXT:   for (int q = 0; q < CONV1D_ITEMS; q++) {  // unrolled
+// CHECK-NEXT:     int o = (int)threadIdx.x + q * CONV1D_BLOCKSIZE;
+// CHECK-NEXT:     int i = i_first + o;
+// CHECK-NEXT:     if (i < n) {
+// CHECK:            for (int t = 0; t < 16; t++) {  // unrolled
+// CHECK-NEXT:         s += w_reg[t] * x_tile[i + t - x_i0];
+// CHECK:        __syncthreads();
+// CHECK-LABEL: IR after HaloTile (kernel stencil1d)
+// CHECK:      __shared__ double x_tile[STENCIL1D_BLOCKSIZE * STENCIL1D_ITEMS + 2];
+// CHECK:        int x_i0 = i_first - 1;
+// CHECK:          y[i] = 0.25 * x_tile[i - 1 - x_i0] + 0.5 * x_tile[i - x_i0] + 0.25 * x_tile[i + 1 - x_i0];
+// CHECK-LABEL: IR after HaloTile (kernel conv2d)
+// CHECK:      __shared__ double A_tile[34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68];
+// CHECK:        int i_at = A_i0 + e / 34;
+// CHECK-NEXT:   int j_at = A_j0 + e % 34;
+// CHECK-NEXT:   if (i_at < rows + 2 && j_at < cols + 2) {
+// CHECK:          int i = i_first + o / 32;
+// CHECK-NEXT:     int j = j_first + o % 32;
+// CHECK:              s += K_reg[3 * a + b] * A_tile[(i + a - A_i0) * 34 + (j + b - A_j0)];
+// CHECK-LABEL: IR after HaloTile (kernel box3d)
+// CHECK:      __shared__ float A_tile[34 * ((BOX3D_ITEMS + 2) * (BOX3D_BLOCKSIZE / 32 + 2))];
+// CHECK:          int k = k_first + o / (BOX3D_BLOCKSIZE / 32 * 32);
+// CHECK-NEXT:     int j = j_first + o / 32 % (BOX3D_BLOCKSIZE / 32);
+// CHECK-NEXT:     int i = i_first + o % 32;
+// CHECK:              s += A_tile[((k + c - A_k0) * (BOX3D_BLOCKSIZE / 32 + 2) + (j + b - A_j0)) * 34 + (i + a - A_i0)];
+// CHECK-LABEL: IR after HaloTile (kernel stencil2d)
+// CHECK-NOT:  _tile
+// CHECK-LABEL: IR after HaloTile (kernel branchy)
+// CHECK-NOT:  _tile
+// CHECK-LABEL: IR after HaloTile (kernel wide)
+// CHECK-NOT:  _tile
+//
+// REMARKS: remark: halo tile: 'x' is read at 16 places around each iteration (offsets [0, 15]); a block stages its tile and halo in shared memory, CONV1D_ITEMS outputs per thread
+// REMARKS: remark: halo tile: 'x' is read at 3 places around each iteration (offsets [-1, 1])
+// REMARKS: remark: halo tile: 'A' is read at 9 places around each iteration (offsets [0, 2] x [0, 2])
+// REMARKS: remark: halo tile: 'A' is read at 27 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1])
+// REMARKS: remark: halo tile: 'A' is read at 5 places around each iteration, fewer than 9 in 2 dimensions; not applied
+// REMARKS: remark: halo tile: 'x' is read around each iteration, but the nest has a branch or jump; not applied
+// REMARKS: remark: halo tile: the tiles of the arrays read around each iteration need more than 48 KB of shared memory at block size 1024; not applied
+//
+// PARAMS: // ITEMS: search space 1, 2, 4, 8
+// PARAMS: #define CONV1D_ITEMS 8
+//
+// LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, 1));
+//
+// VERIFY: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
+
+//--- kernel.c
+void conv1d(int n, const float x[n + 15], const float w[16], float y[n]) {
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int t = 0; t < 16; t++)
+      s += w[t] * x[i + t];
+    y[i] = s;
+  }
+}
+void stencil1d(int n, const double x[n], double y[n]) {
+  for (int i = 1; i < n - 1; i++)
+    y[i] = 0.25 * x[i - 1] + 0.5 * x[i] + 0.25 * x[i + 1];
+}
+void conv2d(int rows, int cols, const double A[rows + 2][cols + 2], const double K[3][3],
+            double B[rows][cols]) {
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++) {
+      double s = 0.0;
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+          s += K[a][b] * A[i + a][j + b];
+      B[i][j] = s;
+    }
+}
+void box3d(int nz, int ny, int nx, const float A[nz][ny][nx], float B[nz][ny][nx]) {
+  for (int k = 1; k < nz - 1; k++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int i = 1; i < nx - 1; i++) {
+        float s = 0.0f;
+        for (int c = -1; c <= 1; c++)
+          for (int b = -1; b <= 1; b++)
+            for (int a = -1; a <= 1; a++)
+              s += A[k + c][j + b][i + a];
+        B[k][j][i] = s / 27.0f;
+      }
+}
+void stencil2d(int n, int m, const float A[n][m], float B[n][m]) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < m - 1; j++)
+      B[i][j] = 0.2f * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]);
+}
+void branchy(int n, const float x[n + 2], float y[n]) {
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.0f)
+      y[i] = x[i] + x[i + 2];
+    else
+      y[i] = 0.0f;
+  }
+}
+void wide(int n, int m, const double A[n + 80][m + 80], double B[n][m]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      B[i][j] = A[i][j] + A[i + 40][j + 40] + A[i + 80][j + 80] + A[i][j + 80] + A[i + 80][j] +
+                A[i + 1][j] + A[i][j + 1] + A[i + 2][j] + A[i][j + 2];
+}
+
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [conv1d, stencil1d, conv2d, box3d, stencil2d, branchy, wide]
