@@ -249,15 +249,75 @@ def gcc_reference(out, work, timeout):
     return path, "%.0f s" % (time.time() - t0)
 
 
-def compare(out, want_path, got_path):
+def normwise_error(dump, exact):
+    """max over the numbers of (|x - e| less one printed unit, at least 0) / max |e|: how far a
+    dump is from the double build's, relative to the largest value; None if they do not pair."""
+    xs, es = pb.dump_numbers(dump), pb.dump_numbers(exact)
+    if xs is None or es is None or len(xs) != len(es):
+        return None
+    pairs = []
+    for x, e in zip(xs, es):
+        try:
+            pairs.append((float(x), float(e), pb.last_place(e)))
+        except ValueError:   # the words of 'begin dump: y' must be the same
+            if x != e:
+                return None
+    scale = max([abs(e) for _, e, _ in pairs] + [1e-300])
+    return max([max(0.0, abs(x - e) - unit) for x, e, unit in pairs] + [0.0]) / scale
+
+
+# A float dump passes when its error against the double build is at most this many times gcc's
+# float error (plus FLOAT_ERROR_FLOOR, for dumps that gcc gets nearly exact): sums of thousands
+# of float terms in another order are as far from the exact values as gcc's own, while a term
+# lost or counted twice in a sum of n terms moves a value by about 1/n of it (1.2e-4 at 8192).
+FLOAT_ERROR_FACTOR = 4.0
+FLOAT_ERROR_FLOOR = 1e-6
+
+
+def float_judgement(want, got, exact):
+    """'' if rtcuda's float dump `got` is as close to the double build's dump `exact` as gcc's
+    float dump `want` is (FLOAT_ERROR_FACTOR), else why not."""
+    ours, gccs = normwise_error(got, exact), normwise_error(want, exact)
+    if ours is None or gccs is None:
+        return "the double build's dump does not pair with the float dumps"
+    if ours <= FLOAT_ERROR_FACTOR * gccs + FLOAT_ERROR_FLOOR:
+        return ""
+    return "error against the double build %.3g, gcc's float build %.3g" % (ours, gccs)
+
+
+def double_reference(src, incs, extra, defines, exe, timeout):
+    """The dump of the same program built by gcc -O2 in double (DATA_TYPE_IS_FLOAT dropped, so
+    PolyBench's default double), or None."""
+    ok, _ = pb.gcc_build(src, incs, extra, [d for d in defines if d != "DATA_TYPE_IS_FLOAT"], exe)
+    if not ok:
+        return None
+    st, _, err = pb.run(["nice", "-n", "19", exe], timeout)
+    return err if st == 0 else None
+
+
+def compare(out, want_path, got_path, timeout=3600):
     """run.py's comparison of the two dumps, at nice 19: "ok", "DIFFERS: ..." or, where gcc -O3
-    -ffast-math's dump also differs from gcc -O2's (run.py's order_sensitive), "UNSTABLE: ..."."""
+    -ffast-math's dump also differs from gcc -O2's (run.py's order_sensitive), "UNSTABLE: ...".
+    run.py's tolerance is chosen for double; a float program whose dump differs from gcc's is
+    judged against the double build instead (float_judgement): "ok (float: ...)"."""
     os.nice(19)
     want = open(want_path, errors="replace").read()
-    diff = pb.compare_dumps(want, open(got_path, errors="replace").read())
+    got = open(got_path, errors="replace").read()
+    diff = pb.compare_dumps(want, got)
     if not diff:
         return "ok"
     src, incs, extra, defines = program_files(out)
+    if "DATA_TYPE_IS_FLOAT" in defines:
+        exact = double_reference(src, incs, extra, defines,
+                                 os.path.join(os.path.dirname(want_path), "gcc-double"), timeout)
+        if exact is None:
+            diff += "; the double build did not run"
+        else:
+            why = float_judgement(want, got, exact)
+            if not why:
+                return "ok (float: %.3g from the double build, gcc %.3g)" % (
+                    normwise_error(got, exact), normwise_error(want, exact))
+            diff += "; " + why
     unstable = pb.order_sensitive(src, incs, extra, defines,
                                   os.path.join(os.path.dirname(want_path), "gcc-program"), want)
     return "UNSTABLE: %s; but %s" % (diff, unstable) if unstable else "DIFFERS: " + diff
@@ -294,7 +354,8 @@ def check_output(r, args, env, work, ref, procs, log):
         return
     got = os.path.join(work, r["name"], "rtcuda.dump")
     open(got, "w").write(e)
-    r["compare"] = procs.submit(compare, os.path.join(args.dir, r["name"], "acc", "out"), want, got)
+    r["compare"] = procs.submit(compare, os.path.join(args.dir, r["name"], "acc", "out"), want, got,
+                                args.check_timeout)
 
 
 def rt_timeout(r, args):
@@ -554,8 +615,36 @@ def selftest_main(args):
               (repeats, st, sorted(calls), diff or "same"))
         if st != 0 or sorted(calls) != list(range(repeats + 1)) or (not diff) != expect_same:
             failures.append("repeats %d" % repeats)
+    failures += float_judgement_selftest()
     print("acc.py selftest: " + ("ok" if not failures else "FAILED: " + ", ".join(failures)))
     return 1 if failures else 0
+
+
+def float_judgement_selftest():
+    """float_judgement on made-up dumps: float sums of 8192 terms in another order pass; the same
+    with one term lost (planted) and with a value off by 10 times gcc's error do not."""
+    import random
+    rnd = random.Random(13)
+    exact = [sum(rnd.uniform(0, 1) for _ in range(64)) * 128 for _ in range(200)]
+    def dump(values):
+        return "==BEGIN DUMP_ARRAYS==\nbegin dump: y\n" + " ".join("%0.2f" % v for v in values) + \
+            "\nend   dump: y\n==END   DUMP_ARRAYS==\n"
+    def rounded(v, rel):
+        return [x * (1 + rnd.uniform(-rel, rel)) for x in v]
+    gcc = rounded(exact, 3e-6)
+    same_order_class = rounded(exact, 3e-6)
+    lost_term = list(same_order_class)
+    lost_term[17] -= exact[17] / 8192
+    far = list(same_order_class)
+    far[3] = exact[3] * (1 + 3e-5)
+    failures = []
+    for name, got, expect_ok in (("reordered", same_order_class, True),
+                                 ("one term lost", lost_term, False), ("10x gcc's error", far, False)):
+        why = float_judgement(dump(gcc), dump(got), dump(exact))
+        print("float judgement, %s: %s" % (name, why or "ok"))
+        if (not why) != expect_ok:
+            failures.append("float judgement: " + name)
+    return failures
 
 
 def main():

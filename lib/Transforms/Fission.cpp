@@ -145,7 +145,9 @@ private:
   std::vector<std::vector<Piece>> split(const std::vector<Stmt> &path, const Stmt &loop,
                                         std::vector<std::pair<SourceLoc, std::string>> &notes) {
     std::vector<Piece> pieces;
-    if (!reorderBlocker(loop).empty()) {
+    // The cuts' test orders iterations by the loop variable: a positive constant step.
+    int64_t step = 0;
+    if (!reorderBlocker(loop).empty() || !isConst(loop->step, &step) || step <= 0) {
       for (const Stmt &s : statementsOf(loop->body)) pieces.push_back({s, nullptr});
       return {pieces};
     }

@@ -110,13 +110,19 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   job.crossCheck = round.final;
   job.selfReference = !k.function.empty();
   job.cutoffUs = round.final ? -1 : 0;  // the final round times everything in full
-  if (kr.defaultIndex >= 0 && (job.crossCheck || job.selfReference)) {
+  // The default point is the baseline only when it can run: feasible, and not failed before
+  // (a crash there would take every variant of the round with it).
+  const VariantRecord *def = kr.defaultIndex >= 0 ? &kr.variants[size_t(kr.defaultIndex)] : nullptr;
+  bool runnable = def && def->feasible &&
+                  (!def->meas || def->meas->status == "ok" || def->meas->status == "slow");
+  if (runnable && (job.crossCheck || job.selfReference)) {
     try {
       job.baseline = launchOf(kr, size_t(kr.defaultIndex));
     } catch (const ExprError &) {
-      job.crossCheck = false;
+      runnable = false;
     }
   }
+  if (!runnable) job.crossCheck = false;  // a self-referenced kernel's harness then refuses
   std::map<std::string, size_t> index;
   auto record = [&](size_t j, const Measurement &m, bool cached) {
     VariantRecord &r = kr.variants[j];

@@ -3,7 +3,10 @@
 // reads later): no cut is legal, the remark names the dependence, and the row loop stays on
 // the host around its parallel inner loop. `parallel`: a loop that carries nothing is
 // parallel as it is; it stays one loop (and the function one kernel). Both print what gcc's
-// build prints and verify. A planted bug (the legality test of a cut switched off) makes the
+// build prints and verify. `reversed` counts down: its second statement writes the a[i] that
+// the first reads in the next iteration, which runs earlier in the loop's order; the cuts' test
+// orders iterations by the variable, so a loop whose step is not positive is never cut (cut,
+// it printed other numbers than gcc's build; here it runs in one thread). A planted bug (the legality test of a cut switched off) makes the
 // run print other numbers than gcc's and verify report mismatches.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=Fission --print-after=ParallelLoops > %t/dump 2> %t/remarks
@@ -26,7 +29,7 @@
 // DUMP-NEXT:   a[i] = b[i] * 2.0;
 // DUMP-NEXT:   c[i] = a[i] + 1.0;
 //
-// VERIFY: verified 2 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
+// VERIFY: verified 3 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
 
 //--- kernel.c
 void carried(int n, double A[n][n], double y[n], double t[n + 1]) {
@@ -43,11 +46,20 @@ void parallel(int n, double a[n], double b[n], double c[n]) {
     c[i] = a[i] + 1.0;
   }
 }
+void reversed(int n, double a[n + 1], double b[n], double c[n]) {
+  for (int i = 0; i < n; i++)
+    c[i] = c[i] + 1.0;
+  for (int i = n - 1; i >= 0; i--) {
+    b[i] = a[i + 1] * 2.0;
+    a[i] = c[i] + b[i];
+  }
+}
 //--- main.c
 #include <stdio.h>
 #include <stdlib.h>
 void carried(int n, double A[n][n], double y[n], double t[n + 1]);
 void parallel(int n, double a[n], double b[n], double c[n]);
+void reversed(int n, double a[n + 1], double b[n], double c[n]);
 int main(void) {
   int n = 19;
   double (*A)[n] = malloc(sizeof(double) * n * n);
@@ -58,6 +70,7 @@ int main(void) {
   for (int i = 0; i <= n; i++) t[i] = i == 0 ? 1.0 : 0.0;
   carried(n, A, y, t);
   parallel(n, a, b, c);
+  reversed(n, t, y, c);
   double s = 0;
   for (int i = 0; i < n; i++) s += y[i] * (i + 1) + c[i];
   printf("%.6f %.6f %.6f\n", s, t[n], y[n - 1]);
@@ -67,4 +80,4 @@ int main(void) {
 //--- config.yaml
 kernel_files: [kernel.c]
 main_file: main.c
-kernels: [carried, parallel]
+kernels: [carried, parallel, reversed]
