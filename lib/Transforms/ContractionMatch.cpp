@@ -35,16 +35,9 @@ std::string quoted(const std::vector<std::string> &names) {
 
 // The first strip loop of `kind` in `within`, with its index variable.
 bool findStripVar(const Stmt &within, LoopKind kind, std::string &var) {
-  Stmt loop;
-  visitStmt(within, [&](const Stmt &n) {
-    if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
-  });
-  if (!loop) return false;
-  StripView v = viewStrip(loop);
-  if (v.header.size() != 1 || !v.guard || v.guard->kind != ExprKind::Binary ||
-      v.guard->name != "<" || !isVar(v.guard->operands[0], v.header[0]->name))
-    return false;
-  var = v.header[0]->name;
+  Strip strip;
+  if (!findStrip(within, kind, strip)) return false;
+  var = strip.decl->name;
   return true;
 }
 

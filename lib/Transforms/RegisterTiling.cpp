@@ -57,26 +57,6 @@ bool isVar(const Expr &e, const std::string &name) {
   return e->kind == ExprKind::Var && e->name == name;
 }
 
-// The first strip loop of `kind` in `within` with one index variable and its guard:
-// `for f { int v = index(f); if (v < end) { ... } }`.
-struct Strip {
-  Stmt loop, decl;
-  Expr guard, end;
-};
-
-bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
-  Stmt loop;
-  visitStmt(within, [&](const Stmt &n) {
-    if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
-  });
-  if (!loop) return false;
-  StripView v = viewStrip(loop);
-  if (v.header.size() != 1 || !v.guard || v.guard->kind != ExprKind::Binary ||
-      v.guard->name != "<" || !isVar(v.guard->operands[0], v.header[0]->name))
-    return false;
-  out = {loop, v.header[0], v.guard, v.guard->operands[1]};
-  return true;
-}
 
 // Statements whose guard may go: they write only the thread's own arrays and read no array
 // of the kernel's parameters.
@@ -99,6 +79,20 @@ bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
 }
 
 }  // namespace
+
+bool findStrip(const Stmt &within, LoopKind kind, Strip &out) {
+  Stmt loop;
+  visitStmt(within, [&](const Stmt &n) {
+    if (!loop && n->kind == StmtKind::For && n->loopKind == kind) loop = n;
+  });
+  if (!loop) return false;
+  StripView v = viewStrip(loop);
+  if (v.header.size() != 1 || !v.guard || v.guard->kind != ExprKind::Binary ||
+      v.guard->name != "<" || !isVar(v.guard->operands[0], v.header[0]->name))
+    return false;
+  out = {loop, v.header[0], v.guard, v.guard->operands[1]};
+  return true;
+}
 
 Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   // Tiles keep 32-bit indices (the launch checks their range): the strips' clamps go.

@@ -60,6 +60,14 @@ ir::Kernel contractionForm(const ir::Kernel &k, const PassContext &ctx);
 // The same rewrite, with what blocked it in `why`; the kernel unchanged where it did not apply.
 ir::Kernel formContraction(const ir::Kernel &k, std::string *why);
 
+// The first strip loop of `kind` in `within` with one index variable and its guard:
+// `for f { int v = index(f); if (v < end) { ... } }` (BlockMerge's rows, BlockSkew's columns).
+struct Strip {
+  ir::Stmt loop, decl;
+  ir::Expr guard, end;
+};
+bool findStrip(const ir::Stmt &within, ir::LoopKind kind, Strip &out);
+
 // The options that give a nest the register-tiled mapping when the config left merge, skew and
 // prefetch to the analysis (KernelOptions::autoMapping): merge and skew on, the operands
 // prefetched. False where the nest is no contraction.
