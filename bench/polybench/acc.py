@@ -275,14 +275,15 @@ FLOAT_ERROR_FLOOR = 1e-6
 
 
 def float_judgement(want, got, exact):
-    """'' if rtcuda's float dump `got` is as close to the double build's dump `exact` as gcc's
-    float dump `want` is (FLOAT_ERROR_FACTOR), else why not."""
+    """(why, rtcuda's error, gcc's error): why is '' if rtcuda's float dump `got` is as close to
+    the double build's dump `exact` as gcc's float dump `want` is (FLOAT_ERROR_FACTOR), else why
+    not; the errors are normwise_error's (None where the dumps do not pair)."""
     ours, gccs = normwise_error(got, exact), normwise_error(want, exact)
     if ours is None or gccs is None:
-        return "the double build's dump does not pair with the float dumps"
+        return "the double build's dump does not pair with the float dumps", ours, gccs
     if ours <= FLOAT_ERROR_FACTOR * gccs + FLOAT_ERROR_FLOOR:
-        return ""
-    return "error against the double build %.3g, gcc's float build %.3g" % (ours, gccs)
+        return "", ours, gccs
+    return "error against the double build %.3g, gcc's float build %.3g" % (ours, gccs), ours, gccs
 
 
 def double_reference(src, incs, extra, defines, exe, timeout):
@@ -313,10 +314,9 @@ def compare(out, want_path, got_path, timeout=3600):
         if exact is None:
             diff += "; the double build did not run"
         else:
-            why = float_judgement(want, got, exact)
+            why, ours, gccs = float_judgement(want, got, exact)
             if not why:
-                return "ok (float: %.3g from the double build, gcc %.3g)" % (
-                    normwise_error(got, exact), normwise_error(want, exact))
+                return "ok (float: %.3g from the double build, gcc %.3g)" % (ours, gccs)
             diff += "; " + why
     unstable = pb.order_sensitive(src, incs, extra, defines,
                                   os.path.join(os.path.dirname(want_path), "gcc-program"), want)
@@ -640,7 +640,7 @@ def float_judgement_selftest():
     failures = []
     for name, got, expect_ok in (("reordered", same_order_class, True),
                                  ("one term lost", lost_term, False), ("10x gcc's error", far, False)):
-        why = float_judgement(dump(gcc), dump(got), dump(exact))
+        why = float_judgement(dump(gcc), dump(got), dump(exact))[0]
         print("float judgement, %s: %s" % (name, why or "ok"))
         if (not why) != expect_ok:
             failures.append("float judgement: " + name)
