@@ -38,10 +38,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const Expr &e, const std::string &name) {
-  return e->kind == ExprKind::Var && e->name == name;
-}
-
 bool atIJ(const std::vector<Expr> &x, const std::string &i, const std::string &j) {
   return x.size() == 2 && isVar(x[0], i) && isVar(x[1], j);
 }

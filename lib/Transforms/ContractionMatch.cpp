@@ -18,10 +18,6 @@ using namespace ir;
 
 namespace {
 
-bool isVar(const Expr &e, const std::string &name) {
-  return e->kind == ExprKind::Var && e->name == name;
-}
-
 bool writes(const Kernel &k, const std::string &array) {
   return storesTo(k.body, array) || storesTo(k.finish, array);
 }

@@ -46,6 +46,10 @@ bool storesTo(const Stmt &s, const std::string &array) {
   return found;
 }
 
+bool isVar(const Expr &e, const std::string &name) {
+  return e->kind == ExprKind::Var && e->name == name;
+}
+
 size_t threadGuardIndex(const Kernel &k) {
   const std::vector<Stmt> &stmts = k.body->stmts;
   for (size_t d = 0; d + 1 < stmts.size(); ++d) {

@@ -53,10 +53,6 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-bool isVar(const Expr &e, const std::string &name) {
-  return e->kind == ExprKind::Var && e->name == name;
-}
-
 
 // Statements whose guard may go: they write only the thread's own arrays and read no array
 // of the kernel's parameters.

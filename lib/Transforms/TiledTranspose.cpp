@@ -44,10 +44,6 @@ Stmt only(const Stmt &s) {
   return x;
 }
 
-bool isVar(const Expr &e, const std::string &name) {
-  return e->kind == ExprKind::Var && e->name == name;
-}
-
 bool parallelUnitLoop(const Stmt &s) {
   int64_t step = 0;
   return s && s->kind == StmtKind::For && s->loopKind == LoopKind::Parallel &&

@@ -89,6 +89,8 @@ std::vector<ir::Stmt> statementsOf(const ir::Stmt &s);
 std::string reorderBlocker(const ir::Stmt &loop);
 // Whether any statement of `s` (null: none) stores to `array`.
 bool storesTo(const ir::Stmt &s, const std::string &array);
+// Whether `e` is the variable `name`.
+bool isVar(const ir::Expr &e, const std::string &name);
 // The one-thread-per-iteration mapping LoopPartition writes at the top of a kernel body:
 // the index of `int i = ... threadIdx.x ...;` directly followed by `if (i < end) { ... }`, or
 // the number of statements when there is none.
