@@ -20,17 +20,7 @@ nproc
 
 echo "== build (no translator)"
 SECONDS=0
-flags=""
-if [ -f .carry/gpu-deps.sh ]; then
-  bash .carry/gpu-deps.sh install >/dev/null
-  flags=$(bash .carry/gpu-deps.sh flags)
-fi
-[ -d /tmp/deps/usr/lib/x86_64-linux-gnu ] && export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-# shellcheck disable=SC2086
-cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DRTCUDA_BUILD_TRANSLATOR=OFF $flags \
-  > "$results/cmake.log" 2>&1 || { tail -30 "$results/cmake.log"; exit 1; }
-cmake --build build-gpu -j "$(nproc)" --target rtcuda-tune > "$results/build.log" 2>&1 \
-  || { tail -30 "$results/build.log"; exit 1; }
+source bench/build_tuner_gpu.sh "$results" || exit 1
 echo "built in $SECONDS s"
 
 echo "== planted bad variants (trap, hang, wrong result)"

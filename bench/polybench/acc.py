@@ -42,6 +42,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import run as pb  # noqa: E402  (bench/polybench/run.py: translate, gcc build, dump comparison)
+from tune_acc import apply_tuned  # noqa: E402  (--tuned)
 
 # PolyBench-ACC's benchmarks, the quick ones first: (its name, its folder, PolyBench/C 4.2.1's
 # name or None, its size macros -> 4.2.1's by the arrays' shapes: ACC's atax A[NX][NY] is
@@ -430,10 +431,21 @@ def gpu_main(args):
         d = os.path.join(work, r["name"])
         os.makedirs(d, exist_ok=True)
         builds[r["name"], "acc"] = builds_pool.submit(build_acc, accdir, r["acc_folder"], args.arch, d)
+        src = os.path.join(args.dir, r["name"], "acc", "out")
+        if r["translated"] and args.tuned:   # --tuned: the output with the tuned points
+            if os.path.isdir(os.path.join(args.tuned, r["name"])):
+                src, note = apply_tuned(src, os.path.join(args.tuned, r["name"]),
+                                        os.path.join(d, "out-tuned"))
+                if src is None:
+                    r["rt_error"] = note
+                    log("%s rtcuda: %s" % (r["name"], note))
+                    continue
+            else:
+                note = "tuned: no tuned points for it in --tuned (defaults)"
+            r["notes"].append(note)
         if r["translated"]:
-            builds[r["name"], "rt"] = builds_pool.submit(
-                build_rtcuda, os.path.join(args.dir, r["name"], "acc", "out"),
-                os.path.join(d, "build"), args.arch)
+            builds[r["name"], "rt"] = builds_pool.submit(build_rtcuda, src, os.path.join(d, "build"),
+                                                         args.arch)
     for r in rows:
         for key, field in (("acc", "acc_exe"), ("rt", "exe")):
             if (r["name"], key) in builds:
@@ -679,6 +691,8 @@ def main():
     g.add_argument("--compare-jobs", type=int, default=4)
     g.add_argument("--only")
     g.add_argument("--log-dir")
+    g.add_argument("--tuned", help="tune_acc.sh's tuned/ folder: <bench>/<kernel>_params.h, "
+                   "applied to a copy of each output before it is built")
     c = sub.add_parser("selftest")
     c.add_argument("polybench")
     c.add_argument("--out", required=True)
@@ -696,6 +710,8 @@ def main():
     if args.mode == "selftest":
         return selftest_main(args)
     args.dir = os.path.abspath(args.dir)
+    if args.tuned:
+        args.tuned = os.path.abspath(args.tuned)
     return gpu_main(args)
 
 

@@ -22,6 +22,7 @@ namespace rtcuda::tune {
 // The support headers, embedded at build time (HarnessSources.cpp).
 extern const char *const harnessHeaderText;
 extern const char *const verifyHeaderText;
+extern const char *const statsHeaderText;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -101,6 +102,7 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   fs::path work = workDir;
   fs::create_directories(work);
   bool changed = writeIfChanged(work / "rtcuda_tune_harness.h", harnessHeaderText);
+  changed |= writeIfChanged(work / "rtcuda_tune_stats.h", statsHeaderText);
   changed |= writeIfChanged(work / "rtcuda_verify.h", verifyHeaderText);
   changed |= writeIfChanged(work / "harness.cpp", harnessSource(m));
   // The program's include folders and definitions (PolyBench's), and the kernels renamed so
@@ -263,8 +265,13 @@ bool runMeasurements(const std::string &exe, const MeasureJob &job, const volati
     std::vector<std::string> log;   // the child's last lines of text, for crash reports
     bool ready = false;
     for (;;) {
-      Child::Read r = child.readLine(line, ready ? job.timeout : job.setupTimeout, stop);
-      if (r == Child::Read::Interrupted) {
+      double wait = ready ? job.timeout : job.setupTimeout;
+      bool limited = job.stopAt != std::chrono::steady_clock::time_point::max();
+      if (limited)
+        wait = std::min(wait, std::chrono::duration<double>(job.stopAt - std::chrono::steady_clock::now()).count());
+      Child::Read r = child.readLine(line, std::max(wait, 0.0), stop);
+      if (r == Child::Read::Interrupted ||
+          (r == Child::Read::Timeout && limited && std::chrono::steady_clock::now() >= job.stopAt)) {
         child.kill();
         return false;
       }

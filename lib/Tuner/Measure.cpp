@@ -71,6 +71,7 @@ struct RoundState {
   double startSeconds = 0;
   double sumUs = 0;
   size_t timedOk = 0;
+  std::chrono::steady_clock::time_point stopAt = std::chrono::steady_clock::time_point::max();
 };
 
 VariantLaunch launchOf(const KernelResult &kr, size_t j) {
@@ -107,6 +108,7 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   job.flush = ms.opts.flush;
   job.seed = ms.opts.seed;
   job.timeout = ms.opts.timeout;
+  job.stopAt = st.stopAt;
   job.crossCheck = round.final;
   job.selfReference = !k.function.empty();
   job.cutoffUs = round.final ? -1 : 0;  // the final round times everything in full
@@ -210,6 +212,9 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
   std::optional<size_t> def;
   if (kr.defaultIndex >= 0 && kr.variants[size_t(kr.defaultIndex)].feasible) def = size_t(kr.defaultIndex);
   RoundState st;
+  if (ms.opts.kernelSeconds > 0)
+    st.stopAt = start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(ms.opts.kernelSeconds));
   Results results;
   std::vector<size_t> candidates = order;
   if (ms.opts.strategy == Strategy::Pruned)
@@ -253,6 +258,10 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
   st.counts[0] = candidates.size();
   for (size_t r = 1; r < st.plan.size(); ++r) st.counts[r] = st.plan[r].keep + (st.plan[r].final && def ? 1 : 0);
   for (size_t r = firstRound; r < st.plan.size() && finished; ++r) {
+    if (std::chrono::steady_clock::now() >= st.stopAt) {
+      finished = false;
+      break;
+    }
     std::vector<size_t> which = candidates;
     if (r > 0) {
       which = survivors(results, st.plan[r].keep);
@@ -273,6 +282,15 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
     kr.why = d.why;
   }
   kr.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!finished && !tuneInterrupted) {
+    // The --kernel-seconds limit: the last round, which compares the candidates with the
+    // default point in one run, did not finish, so nothing may replace the default.
+    kr.chosen = kr.defaultIndex;
+    kr.chosenBy = "the default kept: measuring stopped at the --kernel-seconds limit (" +
+                  fmt(ms.opts.kernelSeconds, ms.opts.kernelSeconds == double(long(ms.opts.kernelSeconds)) ? 0 : 1) + " s) in round " + std::to_string(kr.rounds) + " of " +
+                  std::to_string(st.plan.size());
+    return true;
+  }
   return finished;
 }
 

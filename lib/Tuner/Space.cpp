@@ -178,16 +178,37 @@ std::map<std::string, long long> checkSizes(const TuneKernel &k,
                                             const std::map<std::string, long long> &target,
                                             long long maxElements) {
   // Arrays of fixed extents (PolyBench's, declared with the dataset's sizes) do not shrink
-  // with the sizes; without one that does, the two largest sizes stand for a 2-D array.
+  // with the sizes: what the kernel touches does, each extent equal to a target size standing
+  // for that size (A[8192][8192] with n=8192 is n*n); without such an array, the two largest
+  // sizes stand for a 2-D array.
   auto largest = [&](const std::map<std::string, long long> &sizes) {
     long long most = 0;
-    for (const ManifestParam &p : k.k.params)
-      if (p.isArray() && hasFixedExtent(p) == false) {
+    for (const ManifestParam &p : k.k.params) {
+      if (!p.isArray()) continue;
+      if (!hasFixedExtent(p)) {
         try {
           most = std::max(most, evalExpr(p.elements, sizes));
         } catch (const ExprError &) {
         }
+        continue;
       }
+      long long touched = 1;
+      bool scales = false;
+      for (const std::string &d : p.dims) {
+        long long extent = 0;
+        try {
+          extent = evalExpr(d, {});
+        } catch (const ExprError &) {
+          scales = false;
+          break;
+        }
+        long long used = extent;
+        for (const auto &[name, value] : target)
+          if (value == extent) used = sizes.at(name), scales = true;
+        touched *= std::max(1LL, used);
+      }
+      if (scales) most = std::max(most, touched);
+    }
     if (most == 0) {
       std::vector<long long> v;
       for (const auto &[name, value] : sizes) v.push_back(value);

@@ -123,6 +123,10 @@ int tuneMain(int argc, char **argv) {
               numeric(0, [&](double d) { base.warmup = static_cast<int>(d); }));
   args.option("--timeout", "SECONDS", "per variant, after which it is killed (default 30)",
               numeric(0.1, [&](double d) { base.timeout = d; }));
+  args.option("--kernel-seconds", "SECONDS",
+              "stop measuring a kernel after this long and keep its default point (default: no\n"
+              "limit)",
+              numeric(0, [&](double d) { base.kernelSeconds = d; }));
   args.flag("--no-flush", "do not flush the L2 cache before each timed run",
             [&] { base.flush = false; });
   args.option("--seed", "N", "inputs and budget search (default 1)",

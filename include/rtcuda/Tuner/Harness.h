@@ -8,6 +8,7 @@
 #include "rtcuda/Tuner/Device.h"
 #include "rtcuda/Tuner/Space.h"
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <string>
@@ -57,11 +58,14 @@ struct MeasureJob {
   unsigned seed = 1;
   double timeout = 30;          // per variant: compile, check and time
   double setupTimeout = 600;    // inputs and the reference before the first variant
+  // The kernel's time limit (--kernel-seconds): past it the child is killed and nothing more is
+  // measured; the variant in progress gets no result.
+  std::chrono::steady_clock::time_point stopAt = std::chrono::steady_clock::time_point::max();
 };
 
 // Measures every variant of `job`, calling `started` when one begins and `done` with its
-// result. Returns false when `*stop` became true (the child is killed, nothing is lost: every
-// result was reported through `done`).
+// result. Returns false when `*stop` became true or `job.stopAt` passed (the child is killed,
+// nothing is lost: every result was reported through `done`).
 bool runMeasurements(const std::string &exe, const MeasureJob &job, const volatile bool *stop,
                      const std::function<void(const std::string &)> &started,
                      const std::function<void(const std::string &, const Measurement &)> &done);

@@ -31,6 +31,7 @@ struct TuneOptions {
   size_t maxVariants = 256;                 // larger spaces are sampled (0: never)
   int reps = 20, warmup = 2;
   double timeout = 30;                      // seconds per variant
+  double kernelSeconds = 0;                 // measuring one kernel stops after this (0: never)
   bool flush = true;
   bool writeParams = true;                  // rewrite <kernel>_params.h with the pick
   std::string cachePath;                    // default <outDir>/tuning/cache.json

@@ -19,6 +19,7 @@
 // rtcuda-tune.
 #pragma once
 
+#include "rtcuda_tune_stats.h"
 #include "rtcuda_verify.h"
 
 #include <cuda.h>
@@ -352,24 +353,6 @@ inline Compiled compileVariant(const Job &job, const std::string &source, const 
 }
 
 // ---- the measurement -------------------------------------------------------------------------
-
-struct Stats {
-  double median = 0, min = 0, max = 0, q1 = 0, q3 = 0;
-};
-
-inline Stats stats(std::vector<double> t) {
-  Stats s;
-  if (t.empty()) return s;
-  std::sort(t.begin(), t.end());
-  auto at = [&](double q) {
-    double pos = q * double(t.size() - 1);
-    size_t i = size_t(pos);
-    double f = pos - double(i);
-    return i + 1 < t.size() ? t[i] * (1 - f) + t[i + 1] * f : t[i];
-  };
-  s.median = at(0.5), s.min = t.front(), s.max = t.back(), s.q1 = at(0.25), s.q3 = at(0.75);
-  return s;
-}
 
 // A variant's code, loaded: from the cubin rtcuda-tune compiled, else compiled here.
 struct Loaded {

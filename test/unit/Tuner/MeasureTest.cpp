@@ -219,29 +219,36 @@ TEST(Measure, ExcludesCrashesHangsAndWrongResultsAndGoesOn) {
   EXPECT_EQ(started.size(), 6u);  // each variant once, after every restart
 }
 
-TEST(Measure, StopsWhenInterrupted) {
-  fs::path dir = copyPlanted("interrupt");
-  rtcuda::Manifest m = rtcuda::readManifest(dir.string());
-  TuneKernel k = loadKernels(m).at(0);
-  MeasureJob job = plantedJob(k, dir);
-  job.timeout = 60;
-  Variant hang = {96}, ok = {32};
-  addVariant(job, ok);
-  addVariant(job, hang);
-  volatile bool stop = false;
-  std::thread interrupter([&]() {
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
-    stop = true;
-  });
-  std::map<std::string, Measurement> got;
-  auto t0 = std::chrono::steady_clock::now();
-  bool finished = runMeasurements(data + "/fake_harness.sh", job, &stop, [](const std::string &) {},
-                                  [&](const std::string &id, const Measurement &r) { got[id] = r; });
-  interrupter.join();
-  EXPECT_FALSE(finished);
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
-  EXPECT_EQ(got.size(), 1u);  // the finished one was reported; the hung one is not a result
-  EXPECT_EQ(got["BLOCKSIZE=32"].status, "ok");
+// Interrupted (Ctrl-C sets the flag) or past the job's stopAt (--kernel-seconds): the child is
+// killed and the call returns false with the results it had; the hung variant is not a result.
+TEST(Measure, StopsWhenInterruptedOrAtTheKernelTimeLimit) {
+  for (bool limit : {false, true}) {
+    fs::path dir = copyPlanted(limit ? "limit" : "interrupt");
+    rtcuda::Manifest m = rtcuda::readManifest(dir.string());
+    TuneKernel k = loadKernels(m).at(0);
+    MeasureJob job = plantedJob(k, dir);
+    job.timeout = 60;
+    addVariant(job, Variant{32});
+    addVariant(job, Variant{96});  // never answers
+    volatile bool stop = false;
+    std::thread interrupter;
+    auto t0 = std::chrono::steady_clock::now();
+    if (limit)
+      job.stopAt = t0 + std::chrono::milliseconds(700);
+    else
+      interrupter = std::thread([&]() {
+        std::this_thread::sleep_for(std::chrono::milliseconds(700));
+        stop = true;
+      });
+    std::map<std::string, Measurement> got;
+    bool finished = runMeasurements(data + "/fake_harness.sh", job, &stop, [](const std::string &) {},
+                                    [&](const std::string &id, const Measurement &r) { got[id] = r; });
+    if (interrupter.joinable()) interrupter.join();
+    EXPECT_FALSE(finished) << limit;
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
+    EXPECT_EQ(got.size(), 1u) << limit;
+    EXPECT_EQ(got["BLOCKSIZE=32"].status, "ok") << limit;
+  }
 }
 
 TEST(Harness, RefusesKernelsItCannotLaunch) {

@@ -4,6 +4,7 @@
 // an outlined function with what is skipped and why.
 #include "rtcuda/Tuner/Selection.h"
 #include "rtcuda/Tuner/Space.h"
+#include "rtcuda_tune_stats.h"
 
 #include <gtest/gtest.h>
 
@@ -25,21 +26,37 @@ Measurement measured(double us, double sigma, int reps, std::mt19937 &rng) {
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) t.push_back(us * (1 + noise(rng)) * (u(rng) < 0.05 ? 3 : 1));
   std::sort(t.begin(), t.end());
-  auto at = [&](double q) {
-    double pos = q * double(t.size() - 1);
-    size_t i = size_t(pos);
-    double f = pos - double(i);
-    return i + 1 < t.size() ? t[i] * (1 - f) + t[i + 1] * f : t[i];
-  };
+  // The harness' own statistics, so the decision is tested on what it would report.
+  rtcuda_tune::Stats s = rtcuda_tune::stats(t);
   Measurement m;
   m.status = "ok";
   m.verified = true;
   m.timesUs = t;
-  m.medianUs = at(0.5), m.q1Us = at(0.25), m.q3Us = at(0.75), m.minUs = t.front(), m.maxUs = t.back();
+  m.medianUs = s.median, m.q1Us = s.q1, m.q3Us = s.q3, m.minUs = s.min, m.maxUs = s.max;
   return m;
 }
 
 }  // namespace
+
+// The quartiles interpolate linearly between order statistics (numpy's default), whatever the
+// order of the runs.
+TEST(Selection, HarnessStatistics) {
+  rtcuda_tune::Stats odd = rtcuda_tune::stats({5, 1, 3, 2, 4});
+  EXPECT_DOUBLE_EQ(odd.median, 3);
+  EXPECT_DOUBLE_EQ(odd.q1, 2);
+  EXPECT_DOUBLE_EQ(odd.q3, 4);
+  EXPECT_DOUBLE_EQ(odd.min, 1);
+  EXPECT_DOUBLE_EQ(odd.max, 5);
+  rtcuda_tune::Stats even = rtcuda_tune::stats({4, 3, 2, 1});
+  EXPECT_DOUBLE_EQ(even.median, 2.5);
+  EXPECT_DOUBLE_EQ(even.q1, 1.75);
+  EXPECT_DOUBLE_EQ(even.q3, 3.25);
+  rtcuda_tune::Stats one = rtcuda_tune::stats({7});
+  EXPECT_DOUBLE_EQ(one.median, 7);
+  EXPECT_DOUBLE_EQ(one.q1, 7);
+  EXPECT_DOUBLE_EQ(one.q3, 7);
+  EXPECT_DOUBLE_EQ(rtcuda_tune::stats({}).median, 0);
+}
 
 TEST(Selection, RoundsHalveAndEndWithTheFullRepetitions) {
   auto rounds = planRounds(256, 20, 2);
@@ -150,6 +167,18 @@ TEST(Space, CheckSizesAreSmallOddAndLeaveSmallTargetsAlone) {
   EXPECT_LE(fixed.at("n") * fixed.at("m"), 1 << 18);
   EXPECT_EQ(fixed.at("t"), 20);  // small sizes stay
   EXPECT_EQ(fixed.at("n") % 2, 1);
+  // Extents equal to target sizes stand for those sizes: mvt's A[8192][8192] with only n=8192,
+  // doitgen's A[256][256][256] with np = nq = nr = 256.
+  k.k.params[0].dims = {"8192", "8192"};
+  k.k.params[0].elements = "67108864";
+  auto square = checkSizes(k, {{"n", 8192}});
+  EXPECT_LE(square.at("n") * square.at("n"), 1 << 18);
+  EXPECT_EQ(square.at("n") % 2, 1);
+  k.k.params[0].dims = {"256", "256", "256"};
+  k.k.params[0].elements = "16777216";
+  auto cube = checkSizes(k, {{"np", 256}, {"nq", 256}, {"nr", 256}});
+  EXPECT_LE(cube.at("np") * cube.at("nq") * cube.at("nr"), 1 << 18);
+  EXPECT_EQ(cube.at("nr"), 63);
 }
 
 TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {

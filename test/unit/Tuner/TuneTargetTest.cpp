@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -47,8 +48,10 @@ fs::path prepare(const std::string &name, const std::string &tag, const nlohmann
   return dir;
 }
 
-int tune(const fs::path &dir, std::map<std::string, long long> sizes, std::string *out) {
+int tune(const fs::path &dir, std::map<std::string, long long> sizes, std::string *out,
+         double kernelSeconds = 0) {
   TuneOptions o;
+  o.kernelSeconds = kernelSeconds;
   o.outDir = dir.string();
   o.sizes = std::move(sizes);
   o.harness = data + "/fake_gpu.py";
@@ -98,6 +101,29 @@ TEST(TuneTarget, ChecksSmallTimesLargeAndAFailedCheckNeverWins) {
             std::string::npos) << log;
   EXPECT_NE(log.find("reps 3 crosscheck 0"), std::string::npos);
   EXPECT_EQ(log.find("variant BLOCKSIZE=480 reps 20"), std::string::npos) << "a wrong variant goes no further";
+}
+
+// Every variant but the default is twice as fast, but measuring them takes longer than the
+// kernel's time limit: the last round (the default against the best, in one run) never runs, so
+// the default stays, and the decision says why.
+TEST(TuneTarget, TheKernelTimeLimitKeepsTheDefault) {
+  nlohmann::json times;
+  for (int b = 32; b <= 1024; b += 32)
+    times["BLOCKSIZE=" + std::to_string(b)] = {{"median", 100}, {"sleep", 0.25}};
+  times["BLOCKSIZE=256"] = {{"median", 200}};
+  fs::path dir = prepare("planted", "limit", times, true);
+  std::string out;
+  auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(tune(dir, {{"n", 1000000}}, &out, 1.5), 0) << out;
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 6.0);
+  nlohmann::json report = nlohmann::json::parse(text(dir / "tuning" / "report.json"));
+  const auto &k = report["kernels"][0];
+  EXPECT_EQ(k["chosen"], "BLOCKSIZE=256") << out;
+  EXPECT_NE(k["chosen_by"].get<std::string>().find("--kernel-seconds limit (1.5 s)"), std::string::npos)
+      << k["chosen_by"];
+  EXPECT_NE(report["default_vs_tuned"][0]["decision"].get<std::string>().find("--kernel-seconds"),
+            std::string::npos);
+  EXPECT_NE(text(dir / "planted_params.h").find("#define PLANTED_BLOCKSIZE 256\n"), std::string::npos);
 }
 
 TEST(TuneTarget, KeepsTheDefaultWhenNothingBeatsItByMoreThanTheNoise) {

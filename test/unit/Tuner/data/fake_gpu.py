@@ -2,13 +2,15 @@
 # Stands in for the measurement harness in rtcuda-tune's end-to-end tests (no GPU here): it
 # answers --device-info as an H100 would, and each variant of a job with the time and status
 # <output>/fake_times.json gives it ({"BLOCKSIZE=32": {"median": 10, "spread": 0.02,
-# "noise": 0.01, "status": "ok"}}; a missing variant takes 100 us). "noise" moves each
+# "noise": 0.01, "status": "ok", "sleep": 0.2}}; a missing variant takes 100 us; "sleep" holds
+# its answer back that many seconds). "noise" moves each
 # measurement's median by a seeded random share up to that much, as repeated runs do. Every
 # variant it is asked for goes into <output>/fake_log.txt with the job's round settings and the
 # array sizes of the checked and the timed run, so a test can see what was asked.
 import json
 import random
 import sys
+import time
 
 
 def emit(event):
@@ -51,6 +53,7 @@ for vid in job["variants"]:
         vid, job.get("reps"), job.get("crosscheck"), job.get("reference"), job.get("baseline", "-"),
         checked, timed))
     log.flush()
+    time.sleep(t.get("sleep", 0))   # a slow variant, for the --kernel-seconds limit
     status = t.get("status", "ok")
     if status != "ok":
         emit({"event": "result", "variant": vid, "status": status,
