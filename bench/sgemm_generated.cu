@@ -3,7 +3,9 @@
 // (NaN-poisoned output first), CUDA events, 5 warm-up runs, median of 20.
 //   rtcuda translate examples/matmul/std/config.yaml -o out/mm
 //   nvcc -O3 -arch=sm_90 -I out/mm -I out/mm/runtime [-DMM_TILE_K=..] bench/sgemm_generated.cu \
-//     -lcublas -o sgemm_generated && ./sgemm_generated [label]
+//     -lcublas -o sgemm_generated && ./sgemm_generated [label [check|small]]
+// With `check` only the sizes that are checked and not timed run, with `small` only those under
+// 500 (for compute-sanitizer's memcheck and racecheck).
 // Sizes: 4096^3, PolyBench LARGE's gemm (C 1000x1100, A 1000x1200, B 1200x1100), odd primes,
 // and the odd sizes with A and B one float past an aligned base (the kernel must fall back to
 // scalar loads there).
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #define CKB(x) do { cublasStatus_t s_ = (x); if (s_ != CUBLAS_STATUS_SUCCESS) { \
@@ -46,7 +49,10 @@ int main(int argc, char **argv) {
   struct Size { int n, m, p, offset; bool time; };  // C n x p, A n x m, B m x p
   std::vector<Size> sizes{{4096, 4096, 4096, 0, true}, {1000, 1200, 1100, 0, true},
                           {997, 1013, 1009, 0, true}, {37, 41, 43, 0, false},
-                          {997, 1013, 1009, 1, false}, {1000, 1200, 1100, 1, false}};
+                          {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false},
+                          {1000, 1200, 1100, 1, false}};
+  const std::string mode = argc > 2 ? argv[2] : "";
+  const bool checkOnly = mode == "check" || mode == "small";
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
@@ -54,6 +60,7 @@ int main(int argc, char **argv) {
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   int failures = 0;
   for (Size z : sizes) {
+    if ((checkOnly && z.time) || (mode == "small" && z.n >= 500)) continue;
     std::vector<float> hA((size_t)z.n * z.m), hB((size_t)z.m * z.p);
     for (float &x : hA) x = dist(rng);
     for (float &x : hB) x = dist(rng);

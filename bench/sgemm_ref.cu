@@ -1,7 +1,7 @@
 // Hand-written reference for the structure RegisterTiling should emit (issue 13), timed against
 // cublasSgemm (FP32, no TF32) in one process: random inputs, results compared with cuBLAS,
 // CUDA events, warm-up, median of 20.
-//   nvcc -O3 -arch=sm_90 bench/sgemm_ref.cu -lcublas -o sgemm_ref && ./sgemm_ref
+//   nvcc -O3 -arch=sm_90 bench/sgemm_ref.cu -lcublas -o sgemm_ref && ./sgemm_ref [seed [filter]]
 // Row-major C (M x N) = A (M x K) * B (K x N). A block of BM x BN, threads of TM x TN results
 // each, split in groups of 4 rows (4 columns) BM/GM (BN/GN) apart, so a warp's shared reads of B
 // are consecutive 16-byte vectors (no bank conflict) and of A are broadcasts.
@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -162,6 +163,7 @@ sgemm(int M, int N, int K, const float *__restrict__ A, const float *__restrict_
 }
 
 struct Problem { int M, N, K; };
+static const char *variant_filter = "";  // argv[2]: run only the variants whose name holds it
 
 template <typename F>
 float median_ms(F f) {
@@ -183,6 +185,7 @@ float median_ms(F f) {
 template <int BM, int BN, int BK, int TM, int TN, int MODE, int MINB = 1>
 void variant(const char *name, Problem p, const float *A, const float *B, float *C,
              const std::vector<float> &ref, float blas_ms, int force_scalar) {
+  if (!strstr(name, variant_filter)) return;
   int vec = !force_scalar && p.K % 4 == 0 && p.N % 4 == 0;
   int blocks = ((p.M + BM - 1) / BM) * ((p.N + BN - 1) / BN);
   auto run = [&] { sgemm<BM, BN, BK, TM, TN, MODE, MINB><<<blocks, (BM / TM) * (BN / TN)>>>(p.M, p.N, p.K, A, B, C, vec); };
@@ -208,6 +211,7 @@ int main(int argc, char **argv) {
   CKB(cublasCreate(&h));
   CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
   std::mt19937 rng(argc > 1 ? atoi(argv[1]) : 12345);
+  if (argc > 2) variant_filter = argv[2];
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   for (Problem p : probs) {
     std::vector<float> hA((size_t)p.M * p.K), hB((size_t)p.K * p.N);
