@@ -261,7 +261,7 @@ def main():
                    help="seconds after which no program starts and a running one is interrupted")
     r.add_argument("--min-start", type=float, default=20,
                    help="a program starts only with this many seconds left before --deadline")
-    r.add_argument("--kernel-seconds", type=float, default=25, help="rtcuda-tune's per-kernel limit")
+    r.add_argument("--kernel-seconds", type=float, default=20, help="rtcuda-tune's per-kernel limit")
     r.add_argument("--max-variants", type=int, default=64, help="rtcuda-tune's sample of a space")
     r.add_argument("--timeout", type=float, default=20, help="rtcuda-tune's seconds per variant")
     r.add_argument("--jobs", type=int, default=0, help="parallel compiles (0: one per core)")

@@ -409,6 +409,7 @@ private:
   std::vector<void *> launchArgs_[2];
   CUdeviceptr flush_ = 0;
   size_t flushBytes_ = 0;
+  std::vector<unsigned char> got_;  // compare()'s copy of an array, kept between variants
   bool haveTargetRef_ = false;
   std::string source_;
   double bestUs_ = 0;  // the fastest first target run so far (for the cutoff)
@@ -549,14 +550,17 @@ inline long long Runner::compare(int side, const std::string &where, std::string
   for (Param &p : job_.params) {
     if (!p.array || !p.bytes(side)) continue;
     if (side == Target && !p.written) continue;  // inputs are checked at the small size
-    std::vector<unsigned char> got(p.bytes(side));
-    cuMemcpyDtoH(got.data(), p.work[side], p.bytes(side));
+    if (got_.size() < p.bytes(side)) got_.resize(p.bytes(side));
+    cuMemcpyDtoH(got_.data(), p.work[side], p.bytes(side));
+    const void *want = side == Target ? p.targetRef : p.written ? p.ref : p.host;
+    // The same bytes compare equal element by element: the inputs, and arrays of fixed extents
+    // (PolyBench's), most of which a check at the small size leaves as they were, cost a memcmp.
+    if (std::memcmp(got_.data(), want, p.bytes(side)) == 0) continue;
     long long before = bad;
     withType(p.type, [&](auto zero) {
       using T = decltype(zero);
-      const void *want = side == Target ? p.targetRef : p.written ? p.ref : p.host;
       bad += s.compare(job_.kernel.c_str(), where, p.name.c_str(),
-                       reinterpret_cast<const T *>(got.data()), static_cast<const T *>(want),
+                       reinterpret_cast<const T *>(got_.data()), static_cast<const T *>(want),
                        p.count[side],
                        p.written && std::is_floating_point<T>::value ? job_.reduction[side] : 0);
     });
