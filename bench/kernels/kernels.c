@@ -152,3 +152,29 @@ void stencil3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float
                 B[k][j][i] = 0.4f * A[k][j][i] + 0.1f * (A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] +
                                                          A[k][j + 1][i] + A[k][j][i - 1] + A[k][j][i + 1]);
 }
+
+/* 1-D convolution with 7 taps (an odd window). */
+void conv1d7(int n, const float x[restrict n + 6], const float w[restrict 7], float y[restrict n])
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int t = 0; t < 7; t++)
+            s += w[t] * x[i + t];
+        y[i] = s;
+    }
+}
+
+/* 3-D 27-point box filter on the interior of a grid. */
+void box3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float B[restrict nz][ny][nx])
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++) {
+                float s = 0.0f;
+                for (int c = -1; c <= 1; c++)
+                    for (int b = -1; b <= 1; b++)
+                        for (int a = -1; a <= 1; a++)
+                            s += A[k + c][j + b][i + a];
+                B[k][j][i] = s * (1.0f / 27.0f);
+            }
+}

@@ -67,7 +67,8 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
                                   std::to_string(o.blockSize.min) + ", " +
                                   std::to_string(o.blockSize.max) +
                                   "] holds no multiple of 32");
-  int wanted = o.defaultBlockSize ? o.defaultBlockSize : 256;
+  int wanted = o.defaultBlockSize ? o.defaultBlockSize
+                                  : k.preferredBlockSize ? k.preferredBlockSize : 256;
   if (o.defaultBlockSize &&
       std::find(blockSize.values.begin(), blockSize.values.end(), wanted) == blockSize.values.end())
     throw CompileError(k.loc, "kernel '" + k.name + "': default block size " +

@@ -3,52 +3,77 @@
 // stencil and a 2-D 3 x 3 convolution in double, a 3-D 27-point filter, all at odd sizes and
 // several tuning points. A 2-D 5-point stencil (fewer than 9 reads per output) keeps
 // NeighbourReuse; a nest with a branch, and a filter whose tile cannot fit in 48 KB, are left
-// as they are. With the halo guard made one element short (`end + hi - 1`), verify at sizes 31
+// as they are. With the halo guard made one element short (`end + hi - 1`; again after the
+// register windows: 13842 mismatches at 31 and 37, two points each), verify at sizes 31
 // and 37, two points each, reported 13843 mismatches, in all four tiled kernels.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/conv1d_params.h
+// RUN: FileCheck --check-prefix=PARAMS2D %s < %t/out/conv2d_params.h
 // RUN: FileCheck --check-prefix=LAUNCH %s < %t/out/launch.cuh
 // RUN: %rtcuda verify %t/out --seed 7 --sizes 1,31,37,70 --max-points 4 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv1d)
 // CHECK:      float w_reg[16];
 // CHECK:        w_reg[e] = w[e];
-// CHECK:      __shared__ float x_tile[CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15];
+// CHECK:      __shared__ float x_tile[CONV1D_BLOCKSIZE * CONV1D_ITEMS + (CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15) / 32 + 16];
+// CHECK-NEXT: const int x_loads = (CONV1D_BLOCKSIZE * CONV1D_ITEMS + CONV1D_BLOCKSIZE + 14) / CONV1D_BLOCKSIZE;
+// CHECK-NEXT: const int x_chunk = x_loads < 17 ? x_loads : 16;
 // CHECK-NEXT: for (int tile = (int)blockIdx.x; tile < (n + CONV1D_BLOCKSIZE * CONV1D_ITEMS - 1) / (CONV1D_BLOCKSIZE * CONV1D_ITEMS); tile += (int)gridDim.x) {  // block
 // CHECK-NEXT:   int i_first = tile * CONV1D_BLOCKSIZE * CONV1D_ITEMS;
 // CHECK-NEXT:   int x_i0 = i_first;
-// CHECK-NEXT:   for (int e = (int)threadIdx.x; e < CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15; e += CONV1D_BLOCKSIZE) {
-// CHECK-NEXT:     int i_at = x_i0 + e;
-// CHECK-NEXT:     if (i_at < n + 15) {
-// CHECK-NEXT:       x_tile[e] = x[i_at];
+// CHECK-NEXT:   for (int r0 = 0; r0 < x_loads; r0 += x_chunk) {
+// CHECK-NEXT:     float x_v[x_chunk];
+// CHECK-NEXT:     for (int r = 0; r < x_chunk; r++) {  // unrolled
+// CHECK-NEXT:       int e = (int)threadIdx.x + (r0 + r) * CONV1D_BLOCKSIZE;
+// CHECK-NEXT:       int i_at = x_i0 + e;
+// CHECK-NEXT:       x_v[r] = e < CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15 && i_at < n + 15 ? x[i_at] : (float)0;
+// CHECK:            x_tile[e + e / 32] = x_v[r];
+// CHECK:        __syncthreads();
+// CHECK-NEXT:   float x_win[CONV1D_ITEMS + 15];
+// CHECK-NEXT:   for (int e = 0; e < CONV1D_ITEMS + 15; e++) {  // unrolled
+// CHECK-NEXT:     x_win[e] = x_tile[(int)threadIdx.x * CONV1D_ITEMS + e + ((int)threadIdx.x * CONV1D_ITEMS + e) / 32];
 // CHECK:        __syncthreads();
 // CHECK-NEXT:   for (int q = 0; q < CONV1D_ITEMS; q++) {  // unrolled
-// CHECK-NEXT:     int o = (int)threadIdx.x + q * CONV1D_BLOCKSIZE;
-// CHECK-NEXT:     int i = i_first + o;
+// CHECK-NEXT:     int i = i_first + ((int)threadIdx.x * CONV1D_ITEMS + q);
 // CHECK-NEXT:     if (i < n) {
 // CHECK:            for (int t = 0; t < 16; t++) {  // unrolled
-// CHECK-NEXT:         s += w_reg[t] * x_tile[i + t - x_i0];
+// CHECK-NEXT:         s += w_reg[t] * x_win[q + t];
+// CHECK:            x_tile[(int)threadIdx.x * CONV1D_ITEMS + q + ((int)threadIdx.x * CONV1D_ITEMS + q) / 32] = s;
+// CHECK:        __syncthreads();
+// CHECK-NEXT:   for (int r = 0; r < CONV1D_ITEMS; r++) {  // unrolled
+// CHECK-NEXT:     int e = (int)threadIdx.x + r * CONV1D_BLOCKSIZE;
+// CHECK-NEXT:     int i_out = i_first + e;
+// CHECK-NEXT:     if (i_out < n) {
+// CHECK-NEXT:       y[i_out] = x_tile[e + e / 32];
 // CHECK:        __syncthreads();
 // CHECK-LABEL: IR after HaloTile (kernel stencil1d)
-// CHECK:      __shared__ double x_tile[STENCIL1D_BLOCKSIZE * STENCIL1D_ITEMS + 2];
+// CHECK:      __shared__ double x_tile[
 // CHECK:        int x_i0 = i_first - 1;
-// CHECK:          y[i] = 0.25 * x_tile[i - 1 - x_i0] + 0.5 * x_tile[i - x_i0] + 0.25 * x_tile[i + 1 - x_i0];
+// CHECK:            x_tile[(int)threadIdx.x * STENCIL1D_ITEMS + q + ((int)threadIdx.x * STENCIL1D_ITEMS + q) / 32] = 0.25 * x_win[q] + 0.5 * x_win[q + 1] + 0.25 * x_win[q + 2];
+// CHECK:              y[i_out] = x_tile[e + e / 32];
 // CHECK-LABEL: IR after HaloTile (kernel conv2d)
 // CHECK:      __shared__ double A_tile[34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68];
-// CHECK:        int i_at = A_i0 + e / 34;
-// CHECK-NEXT:   int j_at = A_j0 + e % 34;
-// CHECK-NEXT:   if (i_at < rows + 2 && j_at < cols + 2) {
-// CHECK:          int i = i_first + o / 32;
-// CHECK-NEXT:     int j = j_first + o % 32;
-// CHECK:              s += K_reg[3 * a + b] * A_tile[(i + a - A_i0) * 34 + (j + b - A_j0)];
+// CHECK:          int i_at = A_i0 + e / 34;
+// CHECK-NEXT:     int j_at = A_j0 + e % 34;
+// CHECK-NEXT:     A_v[r] = e < 34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68 && i_at < rows + 2 && j_at < cols + 2 ? A[i_at][j_at] : (double)0;
+// CHECK:        int col = (int)threadIdx.x % 32;
+// CHECK-NEXT:   int grp = (int)threadIdx.x / 32;
+// CHECK-NEXT:   double A_win[3 * CONV2D_ITEMS + 6];
+// CHECK-NEXT:   for (int e = 0; e < 3 * CONV2D_ITEMS + 6; e++) {  // unrolled
+// CHECK-NEXT:     A_win[e] = A_tile[(grp * CONV2D_ITEMS + e / 3) * 34 + (col + e % 3)];
+// CHECK:          int i = i_first + (grp * CONV2D_ITEMS + q);
+// CHECK-NEXT:     int j = j_first + col;
+// CHECK:              s += K_reg[3 * a + b] * A_win[(q + a) * 3 + b];
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
 // CHECK:      __shared__ float A_tile[34 * ((BOX3D_ITEMS + 2) * (BOX3D_BLOCKSIZE / 32 + 2))];
-// CHECK:          int k = k_first + o / (BOX3D_BLOCKSIZE / 32 * 32);
-// CHECK-NEXT:     int j = j_first + o / 32 % (BOX3D_BLOCKSIZE / 32);
-// CHECK-NEXT:     int i = i_first + o % 32;
-// CHECK:              s += A_tile[((k + c - A_k0) * (BOX3D_BLOCKSIZE / 32 + 2) + (j + b - A_j0)) * 34 + (i + a - A_i0)];
+// CHECK:        float A_win[9 * BOX3D_ITEMS + 18];
+// CHECK:          A_win[e] = A_tile[(e / 9 * (BOX3D_BLOCKSIZE / 32 + 2) + (grp + e / 3 % 3)) * 34 + (col + e % 3)];
+// CHECK:          int k = k_first + q;
+// CHECK-NEXT:     int j = j_first + grp;
+// CHECK-NEXT:     int i = i_first + col;
+// CHECK:                s += A_win[((q + (c + 1)) * 3 + (b + 1)) * 3 + (a + 1)];
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)
 // CHECK-NOT:  _tile
 // CHECK-LABEL: IR after HaloTile (kernel branchy)
@@ -66,6 +91,8 @@
 //
 // PARAMS: // ITEMS: search space 1, 2, 4, 8
 // PARAMS: #define CONV1D_ITEMS 8
+// PARAMS2D: // ITEMS: search space 1, 2, 4
+// PARAMS2D: #define CONV2D_ITEMS 4
 //
 // LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, 1));
 //
