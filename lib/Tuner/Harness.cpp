@@ -267,8 +267,10 @@ bool runMeasurements(const std::string &exe, const MeasureJob &job, const volati
     for (;;) {
       double wait = ready ? job.timeout : job.setupTimeout;
       bool limited = job.stopAt != std::chrono::steady_clock::time_point::max();
-      if (limited)
-        wait = std::min(wait, std::chrono::duration<double>(job.stopAt - std::chrono::steady_clock::now()).count());
+      if (limited) {  // --kernel-seconds: wait no longer than the kernel's time limit
+        auto left = job.stopAt - std::chrono::steady_clock::now();
+        wait = std::min(wait, std::chrono::duration<double>(left).count());
+      }
       Child::Read r = child.readLine(line, std::max(wait, 0.0), stop);
       if (r == Child::Read::Interrupted ||
           (r == Child::Read::Timeout && limited && std::chrono::steady_clock::now() >= job.stopAt)) {

@@ -8,6 +8,7 @@
 #include "rtcuda/Tuner/Selection.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -285,10 +286,11 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
   if (!finished && !tuneInterrupted) {
     // The --kernel-seconds limit: the last round, which compares the candidates with the
     // default point in one run, did not finish, so nothing may replace the default.
+    double limit = ms.opts.kernelSeconds;
     kr.chosen = kr.defaultIndex;
     kr.chosenBy = "the default kept: measuring stopped at the --kernel-seconds limit (" +
-                  fmt(ms.opts.kernelSeconds, ms.opts.kernelSeconds == double(long(ms.opts.kernelSeconds)) ? 0 : 1) + " s) in round " + std::to_string(kr.rounds) + " of " +
-                  std::to_string(st.plan.size());
+                  fmt(limit, limit == std::floor(limit) ? 0 : 1) + " s) in round " +
+                  std::to_string(kr.rounds) + " of " + std::to_string(st.plan.size());
     return true;
   }
   return finished;
