@@ -322,6 +322,19 @@ std::string islMessage(const isl::exception &e) {
 
 // isl's bound on the operations of one dependence test (0: none); RTCUDA_ISL_MAX_OPERATIONS
 // lowers it, e.g. to exercise the path of a failed analysis.
+void withIslContext(const std::function<void(isl::ctx)> &body) {
+  isl_ctx *raw = isl_ctx_alloc();
+  isl_options_set_on_error(raw, ISL_ON_ERROR_CONTINUE);
+  isl_ctx_set_max_operations(raw, maxOperations());
+  try {
+    body(isl::ctx(raw));
+  } catch (...) {
+    isl_ctx_free(raw);
+    throw;
+  }
+  isl_ctx_free(raw);
+}
+
 unsigned long maxOperations() {
   const char *env = std::getenv("RTCUDA_ISL_MAX_OPERATIONS");
   if (!env || !*env) return 0;

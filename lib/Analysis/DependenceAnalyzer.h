@@ -5,12 +5,14 @@
 #include "rtcuda/Analysis/Dependence.h"
 
 #include "rtcuda/Analysis/Reductions.h"
+#include "rtcuda/Analysis/ScheduleModel.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 
 #include <isl/cpp.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <numeric>
@@ -128,6 +130,7 @@ public:
   std::vector<Dependence> run();
   std::optional<Dependence> ordered(const Stmt &source, const Stmt &sink, const std::string &order,
                                     const std::string &phrase);
+  NestModel model();  // ScheduleModel.cpp
 
 private:
   const Kernel &k;
@@ -353,6 +356,18 @@ private:
   bool withinRows(isl::ctx ctx, const Access &a, const std::vector<Poly> &inner,
                   const std::vector<Poly> &widths);
 
+  // -- the model of ScheduleModel.cpp --
+
+  struct Leaf {
+    Stmt stmt;
+    std::vector<Stmt> loops;
+    std::vector<Expr> conds;
+    std::vector<std::string> position;  // source order: sequence indices and loop variables
+  };
+  std::string collectLeaves(const Stmt &s, std::vector<Stmt> &loops, std::vector<Expr> &conds,
+                            std::vector<std::string> &position, std::vector<Leaf> &out);
+  bool exactCondition(const Expr &c, const std::vector<Stmt> &loops);
+
   // -- dependences --
 
   std::optional<Dependence> test(isl::ctx ctx, const Access &a, const Access &b, size_t level);
@@ -365,6 +380,8 @@ private:
 std::string shortText(const Stmt &s);
 std::string islMessage(const isl::exception &e);
 unsigned long maxOperations();
+// Runs `body` with a fresh isl context (errors as exceptions, operations bounded); freed after.
+void withIslContext(const std::function<void(isl::ctx)> &body);
 
 }  // namespace dependence
 }  // namespace rtcuda

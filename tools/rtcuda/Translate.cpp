@@ -355,10 +355,11 @@ int translateCommand(const std::vector<std::string> &allArgs) {
   for (size_t start = 0; start < remarks.size();) {
     size_t end = std::min(remarks.find(',', start), remarks.size());
     std::string pass = remarks.substr(start, end - start);
-    // Fission runs on the function before Outline, not in a kernel's pipeline.
-    if (pass != "Fission" && std::find(known.begin(), known.end(), pass) == known.end())
+    // Reschedule and Fission run on the function before Outline, not in a kernel's pipeline.
+    if (pass != "Fission" && pass != "Reschedule" &&
+        std::find(known.begin(), known.end(), pass) == known.end())
       return usageError("translate", "unknown pass '" + pass + "' for --remarks (steps: " +
-                                         steps + ", Fission)");
+                                         steps + ", Reschedule, Fission)");
     settings.remarkPasses.insert(pass);
     start = end + 1;
   }

@@ -1,8 +1,10 @@
 // An LDL^T factorization, row by row: the row loop i and the column loop j carry dependences
-// (A[i][j] reads the A[i][k] of earlier columns, and the rows of earlier i), so both stay on
-// the host; each k loop is a + update of one element, A[i][j] or d[i], whose operand reads
-// other elements of the same array: parallel kernels with atomic updates. main builds A as
-// L D L^T from an integer L and powers of two in D, so every value is exact in any order.
+// (A[i][j] reads the A[i][k] of earlier columns, and the rows of earlier i), so as written both
+// stay on the host around launches per (i, j). Reschedule (test/lit/Reschedule/) gives it the
+// right-looking order: d's initializations in one parallel kernel, then one host loop over the
+// pivot column c0 with two parallel kernels each; Outline launches them from that loop. main
+// builds A as L D L^T from an integer L and powers of two in D, so every value is exact in any
+// order.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks > /dev/null 2> %t/remarks
 // RUN: FileCheck --check-prefix=REMARK %s < %t/remarks
@@ -12,17 +14,17 @@
 // RUN: %rtcuda run %t/out > %t/run.txt
 // RUN: diff %t/gcc.txt %t/run.txt
 //
-// REMARK: remark: kernel 'ldl_1': the loop nest at {{.*}}kernel.c:4:7 runs in parallel
-// REMARK: remark: loop 'j' ({{.*}}kernel.c:3:5) stays on the host, one launch per iteration: loop 'j' carries a dependence: {{.*}}; 2 launches per iteration, since the parallel loops inside have j ('k') iterations
-// REMARK: remark: loop 'i' ({{.*}}kernel.c:2:3) stays on the host, one launch per iteration: loop 'i' carries a dependence
+// REMARK: remark: loop 'i' ({{.*}}kernel.c:2:3): rescheduled with isl (4 statements): launches 2 inside 2 host loops, 2 inside 1 host loop before, 2 inside 1 host loop, 1 inside 0 host loops after [-Rpass=Reschedule]
+// REMARK: remark: kernel 'ldl_1': the loop nest at {{.*}}kernel.c:2:3 runs in parallel
+// REMARK: remark: kernel 'ldl_2': the loop nest at {{.*}}kernel.c:2:3 runs in parallel
+// REMARK: remark: kernel 'ldl_3': the loop nest at {{.*}}kernel.c:2:3 runs in parallel
+// REMARK: remark: loop 'c0' ({{.*}}kernel.c:2:3) stays on the host, one launch per iteration: loop 'c0' carries a dependence
 //
-// HOST:      for (int i = 0; i < n; i += 1) {
-// HOST-NEXT:   for (int j = 0; j < i; j += 1) {
-// HOST-NEXT:     rtcuda_launch_ldl_1_on_device(
-// HOST-NEXT:     rtcuda_launch_ldl_2_on_device(
-// HOST-NEXT:   }
+// HOST-LABEL: static inline void rtcuda_launch_ldl(
+// HOST:      rtcuda_launch_ldl_1_on_device(
+// HOST-NEXT: for (int c0 = 0; c0 < n - 1; c0 += 1) {
+// HOST-NEXT:   rtcuda_launch_ldl_2_on_device(
 // HOST-NEXT:   rtcuda_launch_ldl_3_on_device(
-// HOST-NEXT:   rtcuda_launch_ldl_4_on_device(
 // HOST-NEXT: }
 
 //--- kernel.c
