@@ -23,6 +23,17 @@ void colsum(int rows, int cols, const float A[restrict rows][cols], float out[re
     }
 }
 
+/* Column sums written into the output element, as PolyBench writes its sums (AccumulatorPromotion
+ * sums them in a scalar; the same mapping as colsum). */
+void colsum_acc(int rows, int cols, const float A[restrict rows][cols], float out[restrict cols])
+{
+    for (int j = 0; j < cols; j++) {
+        out[j] = 0.0f;
+        for (int i = 0; i < rows; i++)
+            out[j] += A[i][j];
+    }
+}
+
 /* Transposed matrix-vector product y += A^T x, written row by row as PolyBench's atax and bicg
  * write it (every row updates every y[j]). Fission interchanges it: a column per thread, no
  * atomics. */

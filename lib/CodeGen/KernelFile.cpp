@@ -101,7 +101,7 @@ bool usesVectorHelpers(const ir::Kernel &k) {
 
 bool usesAtomicHelpers(const ir::Kernel &k) {
   bool found = false;
-  for (const ir::Stmt &s : {k.body, k.finish})
+  for (const ir::Stmt &s : {k.body, k.finish, k.prologue})
     ir::visitStmt(s, [&](const ir::Stmt &n) {
       found |= n->kind == ir::StmtKind::Store && n->op.rfind("rtcuda_atomic_", 0) == 0;
     });
@@ -146,16 +146,23 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     for (const std::string &p : k.passes) out << " " << p;
     out << "\n";
     for (const std::string &r : k.remarks) out << wrapComment("Note: " + r);
-    out << ir::printKernel(k, ir::PrintMode::Cuda);
-    if (k.finish) {
+    // A kernel of its own around k (its _init before, its _finish after): k's parameters.
+    auto companion = [&](const std::string &suffix, const ir::Stmt &body) {
       ir::Kernel f = k;
-      f.name = k.name + "_finish";
-      f.body = k.finish;
-      f.finish = nullptr;
-      out << "\n// Kernel '" << f.name << "': the statements after the loop nest of '" << k.name
-          << "',\n// run once, by one thread, after every block of '" << k.name << "'.\n"
-          << ir::printKernel(f, ir::PrintMode::Cuda);
-    }
+      f.name = k.name + suffix;
+      f.body = body;
+      f.finish = f.prologue = nullptr;
+      return ir::printKernel(f, ir::PrintMode::Cuda);
+    };
+    if (k.prologue)
+      out << "// Kernel '" << k.name << "_init': the initial values of the outputs of '" << k.name
+          << "',\n// run before it when its blocks along y add into them.\n"
+          << companion("_init", k.prologue) << "\n";
+    out << ir::printKernel(k, ir::PrintMode::Cuda);
+    if (k.finish)
+      out << "\n// Kernel '" << k.name << "_finish': the statements after the loop nest of '"
+          << k.name << "',\n// run once, by one thread, after every block of '" << k.name << "'.\n"
+          << companion("_finish", k.finish);
   }
   return out.str();
 }

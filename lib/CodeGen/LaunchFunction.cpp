@@ -149,8 +149,16 @@ std::string launchFunction(const LoweredKernel &lk) {
       blocks = "rtcuda_min(" + blocks + ", " + std::to_string(k.grid[d].maxBlocks) + "LL)";
     out << (d ? ", " : "") << "(unsigned)" << blocks;
   }
-  out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n"
-      << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
+  out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n";
+  // The outputs' initial values, when blocks along y add into them (ReductionSplit).
+  if (k.prologue) {
+    out << "    if (grid.y > 1) {\n      RTCUDA_LAUNCH(" << k.name
+        << "_init, dim3((unsigned)rtcuda_ceil_div(iterations_x, " << ir::print(k.blockThreads)
+        << ")), block";
+    arguments();
+    out << ");\n      rtcuda_check_launch_async(\"" << k.name << "_init\", where);\n    }\n";
+  }
+  out << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
   arguments();
   out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
   // The statements after the loop nest: once, after every block (also when none ran).

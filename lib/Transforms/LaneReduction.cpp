@@ -22,6 +22,7 @@
 // the thread's own scalars, and whose loop only adds into one scalar accumulator declared there
 // (`sum += v` with v not reading sum). The sum is regrouped (LANES partial sums), as any
 // parallel reduction is; rtcuda verify checks it within its floating-point tolerance.
+#include "LaneReduction.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -105,18 +106,14 @@ std::string threadVariable(const std::string &index, const std::vector<Stmt> &be
   return fastest;
 }
 
-// The mapping is chosen from the accesses, not from the config: lanes pay off when the loop
-// reads a row (consecutive addresses along the loop) that neighbouring threads would read a
-// row apart. Column sums and convolutions, whose threads already read neighbouring addresses,
-// keep one thread per iteration.
-enum class Mapping { None, Rows, Columns };
-
-// Rows: the loop reads a row (unit stride along the loop) that neighbouring threads would read
-// a row apart; LANES neighbouring threads share it. Columns: the loop walks down columns that
-// neighbouring threads read side by side (column sums); the warps of a block split the loop's
-// rows, each warp reading 32 neighbouring columns. Only loops whose trip count depends on the
-// problem size are split: a 3-tap filter keeps one thread per iteration.
-Mapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
+// The mapping is chosen from the accesses, not from the config. Rows: the loop reads a row
+// (unit stride along the loop) that neighbouring threads would read a row apart; LANES
+// neighbouring threads share it. Columns: the loop walks down columns that neighbouring threads
+// read side by side (column sums); the warps of a block split the loop's rows, each warp reading
+// 32 neighbouring columns. Only loops whose trip count depends on the problem size are split: a
+// 3-tap filter or a convolution, whose threads already read neighbouring addresses, keeps one
+// thread per iteration.
+LaneMapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
   bool rows = false, columns = false;
   visitStmt(loop->body, nullptr, [&](const Expr &e) {
     visitExpr(e, [&](const Expr &n) {
@@ -127,39 +124,56 @@ Mapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
       if ((!along || *along > 1 || *along < -1) && across && *across == 1) columns = true;
     });
   });
-  if (rows) return Mapping::Rows;
-  return columns && !isConst(simplify(tripCount(loop))) ? Mapping::Columns : Mapping::None;
+  if (rows) return LaneMapping::Rows;
+  return columns && !isConst(simplify(tripCount(loop))) ? LaneMapping::Columns : LaneMapping::None;
 }
 
 }  // namespace
 
-Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
-  if (k.grid.size() != 1 || !k.reductions.empty() || !k.atomicArrays.empty()) return k;
+std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
+  if (!k.reductions.empty() || !k.atomicArrays.empty()) return std::nullopt;
   const std::vector<Stmt> &top = k.body->stmts;
   // `int i = ... threadIdx.x ...; if (i < end) { body }`
-  const size_t d = threadGuardIndex(k);
-  if (d == top.size()) return k;
-  const Stmt &index = top[d], &guard = top[d + 1];
-  std::vector<Stmt> body = statementsOf(guard->body);
+  LaneLoop ll;
+  ll.index = threadGuardIndex(k);
+  if (ll.index == top.size()) return std::nullopt;
+  ll.body = statementsOf(top[ll.index + 1]->body);
+  const std::vector<Stmt> &body = ll.body;
   // The reduction loop: the first serial loop whose accumulator the statements before it set.
   size_t l = 0;
   std::string acc;
   for (; l < body.size() && acc.empty(); ++l) {
     if (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial) continue;
     std::vector<Stmt> before(body.begin(), body.begin() + l);
-    if (!setsOnlyLocals(before)) return k;
+    if (!setsOnlyLocals(before)) return std::nullopt;
     for (const Stmt &s : before)
       if (s->kind == StmtKind::Decl && addsInto(body[l], s->name)) acc = s->name;
-    if (acc.empty()) return k;
+    if (acc.empty()) return std::nullopt;
   }
-  if (acc.empty()) return k;
-  const Stmt &loop = body[--l];
+  if (acc.empty()) return std::nullopt;
+  ll.loop = --l;
+  ll.acc = acc;
   int64_t step = 0;
-  if (!isConst(loop->step, &step) || step != 1) return k;
-  const Mapping mapping = chooseMapping(
-      loop, threadVariable(index->name, std::vector<Stmt>(body.begin(), body.begin() + l)));
-  if (mapping == Mapping::None) return k;
-  const bool columns = mapping == Mapping::Columns;
+  if (!isConst(body[l]->step, &step) || step != 1) return std::nullopt;
+  ll.mapping = chooseMapping(body[l], threadVariable(top[ll.index]->name,
+                                                     std::vector<Stmt>(body.begin(), body.begin() + l)));
+  return ll;
+}
+
+Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
+  // A second grid dimension only as ReductionSplit's row chunks, which the lanes keep.
+  const bool split = std::find(k.passes.begin(), k.passes.end(), "ReductionSplit") != k.passes.end();
+  if (k.grid.size() != (split ? 2u : 1u)) return k;
+  std::optional<LaneLoop> found = findLaneLoop(k);
+  if (!found || found->mapping == LaneMapping::None) return k;
+  const std::vector<Stmt> &top = k.body->stmts;
+  const size_t d = found->index;
+  const Stmt &index = top[d], &guard = top[d + 1];
+  const std::vector<Stmt> &body = found->body;
+  const size_t l = found->loop;
+  const std::string acc = found->acc;
+  const Stmt &loop = body[l];
+  const bool columns = found->mapping == LaneMapping::Columns;
 
   Expr blockSize = var(k.macro("BLOCKSIZE")), warp = intImm(32);
   Expr lanes = columns ? div(blockSize, warp) : var(k.macro("LANES"));

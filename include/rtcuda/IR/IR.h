@@ -221,6 +221,11 @@ struct Kernel {
   // Statements after the loop nest: run once, by one thread, in a second kernel
   // (<name>_finish) launched after this one. Null when there are none.
   Stmt finish;
+  // Statements run before this kernel, in a kernel of their own (<name>_init) over the x grid
+  // with blockThreads threads per block, launched only when the grid has more than one block
+  // along y (ReductionSplit: the outputs that the y blocks then add into start from their
+  // initial value). Null when there are none.
+  Stmt prologue;
 
   const Param *findParam(const std::string &name) const;
   std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }

@@ -27,7 +27,7 @@
 // CHECK-NEXT:     }
 // CHECK-NEXT:     s[j] = s_sum;
 // CHECK-LABEL: IR after LaneReduction (kernel colacc)
-// CHECK:        for (int i = lane; i < n; i += COLACC_BLOCKSIZE / 32) {
+// CHECK:        for (int i = i_lo + lane; i < i_hi; i += COLACC_BLOCKSIZE / 32) {
 // CHECK-LABEL: IR after AccumulatorPromotion (kernel twosums)
 // CHECK:        a[i] = a[i] + A[i * m + j];
 // CHECK-NEXT:   b[i] = b[i] + A[i * m + j] * 2.0f;

@@ -15,11 +15,12 @@
 // CHECK-LABEL: IR after LaneReduction (kernel colsum)
 // CHECK:      int j = (int)llmin((long long)blockIdx.x * 32 + threadIdx.x % 32, (long long)cols);
 // CHECK-NEXT: int lane = (int)(threadIdx.x / 32);
-// CHECK:      for (int i = lane; i < rows; i += COLSUM_BLOCKSIZE / 32) {
+// CHECK:      for (int i = i_lo + lane; i < i_hi; i += COLSUM_BLOCKSIZE / 32) {
 // CHECK-NEXT:   s += A[i * cols + j];
 // CHECK:      if (j < cols && lane == 0) {
 // CHECK-NEXT:   for (int other = 1; other < COLSUM_BLOCKSIZE / 32; other++) {
 // CHECK-NEXT:     s += s_lanes[(int)threadIdx.x + other * 32];
+// CHECK:          out[j] = s;
 // CHECK-LABEL: IR after LaneReduction (kernel bmv)
 // CHECK:      long long bi = (long long)blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES;
 // CHECK:      for (int j = lane; j < cols; j += BMV_LANES) {
