@@ -16,8 +16,9 @@
 //
 // The number of chunks is decided at launch from the extents: enough blocks for
 // SPLIT_BLOCKS blocks in all (the x blocks are 32 columns each, LaneReduction's column
-// mapping), but chunks of at least BLOCKSIZE / 2 rows (16 per warp). With many columns it is 1:
-// one block per column group, a plain store, no _init kernel, the kernel as it was before.
+// mapping), but chunks of at least BLOCKSIZE / 2 rows (16 per warp); with an _init kernel to
+// pay for, only below SPLIT_BLOCKS / 8 column blocks. With many columns it is 1: one block per
+// column group, a plain store, no _init kernel, the kernel as it was before.
 // With `y[j] = y[j] + ...` (tmv, atax, bicg: the sum starts from the output itself) the blocks
 // add into the output directly and no _init kernel is needed.
 //
@@ -136,6 +137,12 @@ Kernel reductionSplit(const Kernel &k, const PassContext &) {
   Expr columnBlocks = larger(intImm(1), ceilDiv(k.grid[0].iterations, intImm(32)));
   Expr chunks = larger(intImm(1), smaller(ceilDiv(rows, div(blockSize, intImm(2))),
                                           ceilDiv(splitBlocks, columnBlocks)));
+  // A sum that starts from a value pays for the _init launch too: it splits only when its
+  // columns give fewer than SPLIT_BLOCKS / 8 blocks (H100: colsum 8191 x 8193, 257 blocks, ran
+  // at 0.0992 ms in one chunk and 0.1121 ms in 8 with _init; 65537 x 1031, 33 blocks, at
+  // 0.3045 ms in one and 0.1127 ms in 63).
+  if (!accumulates)
+    chunks = select(lt(mul(columnBlocks, intImm(8)), splitBlocks), chunks, intImm(1));
 
   // The thread's chunk of the loop, from gridDim.y (any number of chunks covers the rows once).
   const Type t = loop->type;

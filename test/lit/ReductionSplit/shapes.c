@@ -1,7 +1,8 @@
 // ReductionSplit cuts a column sum's reduction loop into row chunks along the grid's y
 // dimension when its columns give too few blocks (decided at launch: COLSUM_SPLIT_BLOCKS blocks
-// in all, chunks of at least BLOCKSIZE / 2 rows); the blocks of a column add their partial sums
-// atomically. It fires the same however the nest is written: a column sum into a scalar
+// in all, chunks of at least BLOCKSIZE / 2 rows; a sum that starts from a value, which needs the
+// _init launch, only below SPLIT_BLOCKS / 8 column blocks); the blocks of a column add their
+// partial sums atomically. It fires the same however the nest is written: a column sum into a scalar
 // (colsum, out[j] set by colsum_init first), y += A^T x written row by row (tmv: Fission makes
 // it a column per thread; the blocks add into y itself, no _init kernel), a sum starting from
 // another array (start), double, a triangle (rows i <= j, split per thread), a batched (3-D)
@@ -51,10 +52,12 @@
 // CHECK:      out[j] = 2.0f * s;
 //
 // LAUNCH-LABEL: rtcuda_launch_colsum_on_device(
+// LAUNCH:      iterations_y = (1 < ((long long)cols + 32 - 1) / 32 ? ((long long)cols + 32 - 1) / 32 : 1) * 8 < COLSUM_SPLIT_BLOCKS ?
 // LAUNCH:      if (grid.y > 1) {
 // LAUNCH-NEXT:   RTCUDA_LAUNCH(colsum_init, dim3((unsigned)rtcuda_ceil_div(iterations_x, COLSUM_BLOCKSIZE)), block, rows, cols, A, out);
 // LAUNCH:      RTCUDA_LAUNCH(colsum, grid, block, rows, cols, A, out);
 // LAUNCH-LABEL: rtcuda_launch_tmv_on_device(
+// LAUNCH:      iterations_y = 1 < (((long long)rows + TMV_BLOCKSIZE / 2 - 1) / (TMV_BLOCKSIZE / 2) <
 // LAUNCH-NOT:  _init
 // LAUNCH:      RTCUDA_LAUNCH(tmv, grid, block, rows, cols, A, x, y);
 // LAUNCH-LABEL: rtcuda_launch_start_on_device(
