@@ -147,13 +147,13 @@ private:
   // those has its own (C gives it a fresh array), so only deeper loops can carry a dependence.
   struct LocalArray {
     Type type;
-    Expr size;
+    std::vector<Expr> dims;  // the size, or the logical dimensions of an expanded array
     size_t depth = 0;
   };
   std::map<std::string, LocalArray> localArrays;
   void findLocalArrays(const Stmt &s, size_t depth) {
     if (!s) return;
-    if (s->kind == StmtKind::Decl && s->arraySize) localArrays[s->name] = {s->type, s->arraySize, depth};
+    if (s->kind == StmtKind::Decl && s->arraySize) localArrays[s->name] = {s->type, s->indices.empty() ? std::vector<Expr>{s->arraySize} : s->indices, depth};
     if (s->kind == StmtKind::For &&
         std::find(nestLoops.begin(), nestLoops.end(), s) != nestLoops.end())
       ++depth;
@@ -171,7 +171,7 @@ private:
   }
   std::vector<Expr> dimsOf(const std::string &name) const {
     const Param *p = k.findParam(name);
-    return p && p->isArray ? p->dims : std::vector<Expr>{localArrays.at(name).size};
+    return p && p->isArray ? p->dims : localArrays.at(name).dims;
   }
 
   void reads(const Expr &e, const Stmt &s, const std::vector<Stmt> &loops,

@@ -156,14 +156,17 @@ std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKer
           << "  rtcuda_check(cudaMalloc((void **)&" << c.name << ", sizeof(" << c.type.cName()
           << ")), \"cudaMalloc\", where);\n";
     // Local arrays outside the parallel loops: device arrays of this call (uninitialized, as in C).
-    for (const ir::Param &t : f.temporaries)
+    for (const ir::Param &t : f.temporaries) {
+      ir::Expr elements = t.dims[0];  // ArrayExpansion's temporaries have several dimensions
+      for (size_t d = 1; d < t.dims.size(); ++d) elements = ir::mul(elements, t.dims[d]);
       out << "  const long long " << t.name << "_elements = rtcuda_nonnegative("
-          << wideSize(t.dims[0], fn) << ");\n"
+          << wideSize(elements, fn) << ");\n"
           << "  rtcuda_check_index_range(" << t.name << "_elements, \"" << fn.name << "\", where);\n"
           << "  " << pointerType(t) << "d_" << t.name << " = NULL;\n"
           << "  rtcuda_check(cudaMalloc((void **)&d_" << t.name << ", (size_t)(" << t.name
           << "_elements > 0 ? " << t.name << "_elements : 1) * sizeof(" << t.type.cName()
           << ")), \"cudaMalloc\", where);\n";
+    }
     HostPrinter printer(f, kernels, out);
     printer.print(f.host, 1);
     out << "  rtcuda_check_launch(\"" << fn.name << "\", where);\n";

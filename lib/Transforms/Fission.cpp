@@ -59,10 +59,20 @@ struct Piece {
   const StmtNode *origin = nullptr;
 };
 
+// Whether `s` uses the scalar or local array `name` (a declaration before a cut must not be
+// used after it: the piece after would have none).
 bool mentionsName(const Stmt &s, const std::string &name) {
   bool found = false;
-  visitStmt(s, [&](const Stmt &n) { found |= n->name == name && n->kind == StmtKind::Assign; },
-            [&](const Expr &e) { found |= mentions(e, name); });
+  visitStmt(s,
+            [&](const Stmt &n) {
+              found |= n->name == name &&
+                       (n->kind == StmtKind::Assign || n->kind == StmtKind::Store);
+            },
+            [&](const Expr &e) {
+              visitExpr(e, [&](const Expr &x) {
+                found |= x->name == name && (x->kind == ExprKind::Var || x->kind == ExprKind::Load);
+              });
+            });
   return found;
 }
 

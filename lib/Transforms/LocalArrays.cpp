@@ -333,7 +333,8 @@ Param localArrayTemporary(const Kernel &fn, const Stmt &decl) {
   p.name = decl->name;
   p.type = decl->type;
   p.isArray = true;
-  p.dims = {decl->arraySize};
+  // ArrayExpansion's temporaries keep their logical dimensions in the declaration's indices.
+  p.dims = decl->indices.empty() ? std::vector<Expr>{decl->arraySize} : decl->indices;
   p.loc = decl->loc;
   return p;
 }

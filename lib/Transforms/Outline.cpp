@@ -31,6 +31,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/ArrayExpansion.h"
 #include "rtcuda/Transforms/Fission.h"
 #include "rtcuda/Transforms/LocalArrays.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -802,6 +803,9 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
             source.kernel, [&](const Kernel &k) { return launchShape(source, k); });
         source.kernel = re.kernel;
         for (const auto &[loc, r] : re.remarks) diags.remark(loc, r, "Reschedule");
+        ExpansionResult expanded = expandArrays(source.kernel);
+        source.kernel = expanded.kernel;
+        for (const auto &[loc, r] : expanded.remarks) diags.remark(loc, r, "ArrayExpansion");
         FissionResult fission = distributeLoops(source.kernel);
         source.kernel = fission.kernel;
         for (const auto &[loc, r] : fission.remarks) diags.remark(loc, r, "Fission");

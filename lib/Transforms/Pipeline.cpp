@@ -113,7 +113,7 @@ ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx
 
 std::vector<std::string> pipelineStepNames() {
   std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "BoundingBox",
-                                    "ParallelLoops"};
+                                    "ParallelLoops", "BatchCollapse"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
   return names;
 }
@@ -263,6 +263,13 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
     out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
   out.kernel = k;
   if (dump.stopAfter == "ParallelLoops") return out;
+  size_t batched = k.remarks.size();
+  k = batchCollapse(k);
+  locateRemarks(k, batched, "BatchCollapse", source.kernel, out.remarks);
+  if (dump.verify) verifyAfterStep("BatchCollapse", k);
+  dumpIf(dump, "BatchCollapse", k, "two outer parallel loops that index every array as X[r][q] become one row loop");
+  out.kernel = k;
+  if (dump.stopAfter == "BatchCollapse") return out;
 
   // A contraction whose config leaves merge, skew and prefetch to the analysis gets
   // RegisterTiling's mapping, where the passes then tile it.

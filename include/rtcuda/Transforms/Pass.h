@@ -75,6 +75,7 @@ ir::Kernel haloTile(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel interchangeLoops(const ir::Kernel &k);  // Interchange.cpp
 ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
 ir::Kernel boundingBox(const ir::Kernel &k);       // BoundingBox.cpp
+ir::Kernel batchCollapse(const ir::Kernel &k);     // BatchCollapse.cpp, after ParallelLoops
 
 // Helpers shared by passes.
 // The outer parallel loops of the kernel's nest, outermost first.
