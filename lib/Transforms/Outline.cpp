@@ -741,11 +741,11 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   return f;
 }
 
-// How `fn` would run after Fission and Outline (for Reschedule): its launches by the number of
-// host loops around them, or why it is refused.
+// How `fn` would run after ArrayExpansion, Fission and Outline (for Reschedule): its launches
+// by the number of host loops around them, or why it is refused.
 static LaunchShape launchShape(const KernelSource &source, const Kernel &fn) {
   KernelSource probe = source;
-  probe.kernel = distributeLoops(fn).kernel;
+  probe.kernel = distributeLoops(expandArrays(fn).kernel).kernel;  // as outlineProgram does
   std::vector<KernelSource> made;
   std::optional<OutlinedFunction> f;
   try {
