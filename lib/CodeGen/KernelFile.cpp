@@ -5,12 +5,43 @@
 #include "rtcuda/IR/Printer.h"
 
 #include <algorithm>
+#include <regex>
 
 #include <sstream>
 
 namespace rtcuda {
 
 std::string paramsHeaderName(const ir::Kernel &k) { return k.name + "_params.h"; }
+
+ir::Kernel smallGridKernel(const ir::Kernel &k) {
+  ir::Kernel sg = k;
+  sg.name = k.name + "_small_grid";
+  sg.macroPrefix = k.macroPrefix + "_SG";
+  sg.smallGridPoint.clear();
+  sg.tuning.clear();
+  std::map<std::string, ir::Expr> renamed;
+  for (const ir::TuningParam &t : k.tuning) {
+    ir::TuningParam p = t;
+    p.macro = sg.macro(t.name);
+    for (const auto &[name, value] : k.smallGridPoint)
+      if (name == t.name) p.defaultValue = value;
+    renamed[t.macro] = ir::var(p.macro);
+    sg.tuning.push_back(p);
+  }
+  sg.body = ir::mapStmt(ir::substitute(k.body, renamed), [&](const ir::Stmt &s) -> ir::Stmt {
+    if (s->kind != ir::StmtKind::Comment) return s;
+    std::string text = s->text;  // the comments name the macros too
+    for (const auto &[from, to] : renamed)
+      text = std::regex_replace(text, std::regex("\\b" + from + "\\b"), to->name);
+    return ir::withLoc(ir::comment(text), s->loc);
+  });
+  for (ir::LaunchDim &d : sg.grid) {
+    d.iterations = ir::substitute(d.iterations, renamed);
+    d.perBlock = ir::substitute(d.perBlock, renamed);
+  }
+  if (k.blockThreads) sg.blockThreads = ir::substitute(k.blockThreads, renamed);
+  return sg;
+}
 
 std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, int> &values) {
   const ir::Kernel &k = lk.kernel;
@@ -25,6 +56,14 @@ std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, in
     for (size_t i = 0; i < p.values.size() && i < 8; ++i) out << (i ? ", " : " ") << p.values[i];
     if (p.values.size() > 8) out << ", ... " << p.values.back();
     out << "\n#ifndef " << p.macro << "\n#define " << p.macro << " " << value << "\n#endif\n";
+  }
+  if (!k.smallGridPoint.empty()) {
+    out << "\n// " << k.name << "_small_grid: the launch takes it when " << k.macro("SMALL_GRID")
+        << " is 1 and the grid of the point above\n// has fewer blocks than the GPU has SMs "
+        << "(RegisterTiling.md, Tile and size); its point (not tuned).\n"
+        << "#ifndef " << k.macro("SMALL_GRID") << "\n#define " << k.macro("SMALL_GRID") << " 1\n#endif\n";
+    for (const ir::TuningParam &p : smallGridKernel(k).tuning)
+      out << "#ifndef " << p.macro << "\n#define " << p.macro << " " << p.defaultValue << "\n#endif\n";
   }
   return out.str();
 }
@@ -159,6 +198,13 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
           << "',\n// run before it when its blocks along y add into them.\n"
           << companion("_init", k.prologue) << "\n";
     out << ir::printKernel(k, ir::PrintMode::Cuda);
+    if (!lk.kernel.smallGridPoint.empty()) {
+      const ir::Kernel sg = nameDerivedSizes(smallGridKernel(lk.kernel));
+      out << "\n// Kernel '" << sg.name << "': '" << k.name << "' at the point " << sg.macroPrefix
+          << "_* (" << paramsHeaderName(k) << "),\n// launched instead of it when its grid has fewer "
+          << "blocks than the GPU has SMs.\n"
+          << ir::printKernel(sg, ir::PrintMode::Cuda);
+    }
     if (k.finish)
       out << "\n// Kernel '" << k.name << "_finish': the statements after the loop nest of '"
           << k.name << "',\n// run once, by one thread, after every block of '" << k.name << "'.\n"

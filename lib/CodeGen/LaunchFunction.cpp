@@ -100,71 +100,92 @@ std::string launchFunction(const LoweredKernel &lk) {
   out << "// Kernel '" << k.name << "' (" << k.loc.str() << ") on device arrays: grid, launch, "
       << "launch check; does not wait.\n";
   signature(launchFunctionName(k) + "_on_device");
-  for (size_t d = 0; d < k.grid.size(); ++d)
-    out << "  const long long iterations_" << "xyz"[d] << " = " << wide(k.grid[d].iterations, k)
-        << ";\n";
   const bool threads64 = wideThreadIndices(lk), indices64 = threads64 && wideIndices(lk);
-  if (threads64)  // 64-bit indices: only the grid's own limit (2^31 - 1 blocks across) remains
-    out << "  rtcuda_check_grid_blocks(rtcuda_ceil_div(iterations_x, "
-        << ir::print(k.grid[0].perBlock) << "), \"" << k.name << "\", where);\n";
-  else
-    out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
-  // The threads' index arithmetic is 32-bit: each parallel loop's end, plus what its strips
-  // (skew, merge: rounded up to BLOCKSIZE * level) or its last block may overshoot it, must fit.
-  if (!k.tuning.empty() && !threads64) {
-    std::string slack = "(long long)1";
-    for (const ir::TuningParam &t : k.tuning) slack += " * rtcuda_max(1, " + t.macro + ")";
-    for (const ir::Expr &e : lk.parallelExtents)
-      out << "  rtcuda_check_index_range(" << wide(e, k) << " + " << slack << ", \"" << k.name
-          << "\", where);\n";
-  }
-  // Device buffers of the kernel (reduction totals): allocated and set to their initial value
-  // once; the finish kernel sets them back after reading them, ready for the next launch.
-  for (const ir::DeviceBuffer &b : k.buffers) {
-    std::string t = b.type.cName(), d = "d_" + b.name;
-    out << "  static " << t << " *" << d << " = NULL;\n  if (!" << d << ") {\n"
-        << "    rtcuda_check(cudaMalloc((void **)&" << d << ", sizeof(" << t
-        << ")), \"cudaMalloc\", where);\n"
-        << "    const " << t << " initial = " << ir::print(b.init) << ";\n"
-        << "    rtcuda_check(cudaMemcpy(" << d << ", &initial, sizeof(" << t
-        << "), cudaMemcpyHostToDevice), \"cudaMemcpy (host to device)\", where);\n  }\n";
-  }
-  auto arguments = [&]() {
+  auto arguments = [&](std::ostream &to) {
     for (const ir::Param &p : k.params) {
       const bool unused = p.isArray && !lk.footprints.at(p.name).read && !lk.footprints.at(p.name).written;
       // A typed null: the emulator's launch deduces parameter types from the arguments.
-      out << ", " << (unused ? "(" + arrayType(p) + ")NULL" : p.name);
+      to << ", " << (unused ? "(" + arrayType(p) + ")NULL" : p.name);
     }
-    for (const ir::DeviceBuffer &b : k.buffers) out << ", d_" << b.name;
+    for (const ir::DeviceBuffer &b : k.buffers) to << ", d_" << b.name;
   };
-  out << "  if (";
-  for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
-    out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
-  out << ") {\n    dim3 grid(";
-  for (size_t d = 0; d < k.grid.size(); ++d) {
-    std::string perBlock = ir::print(k.grid[d].perBlock);
-    std::string blocks = "rtcuda_ceil_div(iterations_" + std::string(1, "xyz"[d]) + ", " +
-                         perBlock + ")";
-    if (k.grid[d].maxBlocks < 2147483647)
-      blocks = "rtcuda_min(" + blocks + ", " + std::to_string(k.grid[d].maxBlocks) + "LL)";
-    out << (d ? ", " : "") << "(unsigned)" << blocks;
+  // Grid, checks and launch of `kk` (the kernel, or its small-grid instantiation).
+  auto launchOne = [&](const ir::Kernel &kk) {
+    std::ostringstream out;
+    for (size_t d = 0; d < kk.grid.size(); ++d)
+      out << "  const long long iterations_" << "xyz"[d] << " = " << wide(kk.grid[d].iterations, kk)
+          << ";\n";
+    if (threads64)  // 64-bit indices: only the grid's own limit (2^31 - 1 blocks across) remains
+      out << "  rtcuda_check_grid_blocks(rtcuda_ceil_div(iterations_x, "
+          << ir::print(kk.grid[0].perBlock) << "), \"" << k.name << "\", where);\n";
+    else
+      out << "  rtcuda_check_index_range(iterations_x, \"" << k.name << "\", where);\n";
+    // The threads' index arithmetic is 32-bit: each parallel loop's end, plus what its strips
+    // (skew, merge: rounded up to BLOCKSIZE * level) or its last block may overshoot it, must fit.
+    if (!kk.tuning.empty() && !threads64) {
+      std::string slack = "(long long)1";
+      for (const ir::TuningParam &t : kk.tuning) slack += " * rtcuda_max(1, " + t.macro + ")";
+      for (const ir::Expr &e : lk.parallelExtents)
+        out << "  rtcuda_check_index_range(" << wide(e, kk) << " + " << slack << ", \"" << k.name
+            << "\", where);\n";
+    }
+    // Device buffers of the kernel (reduction totals): allocated and set to their initial value
+    // once; the finish kernel sets them back after reading them, ready for the next launch.
+    for (const ir::DeviceBuffer &b : kk.buffers) {
+      std::string t = b.type.cName(), d = "d_" + b.name;
+      out << "  static " << t << " *" << d << " = NULL;\n  if (!" << d << ") {\n"
+          << "    rtcuda_check(cudaMalloc((void **)&" << d << ", sizeof(" << t
+          << ")), \"cudaMalloc\", where);\n"
+          << "    const " << t << " initial = " << ir::print(b.init) << ";\n"
+          << "    rtcuda_check(cudaMemcpy(" << d << ", &initial, sizeof(" << t
+          << "), cudaMemcpyHostToDevice), \"cudaMemcpy (host to device)\", where);\n  }\n";
+    }
+    out << "  if (";
+    for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
+      out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
+    out << ") {\n    dim3 grid(";
+    for (size_t d = 0; d < kk.grid.size(); ++d) {
+      std::string perBlock = ir::print(kk.grid[d].perBlock);
+      std::string blocks = "rtcuda_ceil_div(iterations_" + std::string(1, "xyz"[d]) + ", " +
+                           perBlock + ")";
+      if (kk.grid[d].maxBlocks < 2147483647)
+        blocks = "rtcuda_min(" + blocks + ", " + std::to_string(kk.grid[d].maxBlocks) + "LL)";
+      out << (d ? ", " : "") << "(unsigned)" << blocks;
+    }
+    out << ");\n    dim3 block(" << ir::print(kk.blockThreads) << ");\n";
+    // The outputs' initial values, when blocks along y add into them (ReductionSplit).
+    if (kk.prologue) {
+      out << "    if (grid.y > 1) {\n      RTCUDA_LAUNCH(" << k.name
+          << "_init, dim3((unsigned)rtcuda_ceil_div(iterations_x, " << ir::print(kk.blockThreads)
+          << ")), block";
+      arguments(out);
+      out << ");\n      rtcuda_check_launch_async(\"" << k.name << "_init\", where);\n    }\n";
+    }
+    out << "    RTCUDA_LAUNCH(" << kk.name << ", grid, block";
+    arguments(out);
+    out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
+    return out.str();
+  };
+  if (k.smallGridPoint.empty()) {
+    out << launchOne(k);
+  } else {
+    // RegisterTiling's second instantiation where the default tile's grid leaves SMs idle.
+    auto indented = [](const std::string &text) {
+      std::string r;
+      std::istringstream lines(text);
+      for (std::string line; std::getline(lines, line);) r += "  " + line + "\n";
+      return r;
+    };
+    out << "  if (" << k.macro("SMALL_GRID") << " && rtcuda_ceil_div("
+        << wide(k.grid[0].iterations, k) << ", " << ir::print(k.grid[0].perBlock)
+        << ") < rtcuda_sm_count()) {\n"
+        << indented(launchOne(smallGridKernel(k))) << "  } else {\n"
+        << indented(launchOne(k)) << "  }\n";
   }
-  out << ");\n    dim3 block(" << ir::print(k.blockThreads) << ");\n";
-  // The outputs' initial values, when blocks along y add into them (ReductionSplit).
-  if (k.prologue) {
-    out << "    if (grid.y > 1) {\n      RTCUDA_LAUNCH(" << k.name
-        << "_init, dim3((unsigned)rtcuda_ceil_div(iterations_x, " << ir::print(k.blockThreads)
-        << ")), block";
-    arguments();
-    out << ");\n      rtcuda_check_launch_async(\"" << k.name << "_init\", where);\n    }\n";
-  }
-  out << "    RTCUDA_LAUNCH(" << k.name << ", grid, block";
-  arguments();
-  out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
   // The statements after the loop nest: once, after every block (also when none ran).
   if (k.finish) {
     out << "  RTCUDA_LAUNCH(" << k.name << "_finish, dim3(1), dim3(1)";
-    arguments();
+    arguments(out);
     out << ");\n  rtcuda_check_launch_async(\"" << k.name << "_finish\", where);\n";
   }
   out << "}\n\n";

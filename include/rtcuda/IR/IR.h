@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rtcuda::ir {
@@ -226,6 +227,12 @@ struct Kernel {
   // along y (ReductionSplit: the outputs that the y blocks then add into start from their
   // initial value). Null when there are none.
   Stmt prologue;
+  // A second instantiation of the kernel for grids too small for the GPU (RegisterTiling,
+  // docs/passes/RegisterTiling.md "Tile and size"): the tuning parameters it fixes, by name.
+  // Empty: none. CodeGen prints it as <name>_small_grid with macros <PREFIX>_SG_<PARAM>, and
+  // the launch takes it when <PREFIX>_SMALL_GRID is 1 and the default tile's grid has fewer
+  // blocks than the GPU has SMs.
+  std::vector<std::pair<std::string, int>> smallGridPoint;
 
   const Param *findParam(const std::string &name) const;
   std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }

@@ -75,6 +75,22 @@ static inline long long rtcuda_min(long long a, long long b) { return a < b ? a 
 static inline long long rtcuda_max(long long a, long long b) { return a > b ? a : b; }
 static inline long long rtcuda_nonnegative(long long a) { return a < 0 ? 0 : a; }
 
+// The current GPU's SM count, read once (the emulator reports 132): RegisterTiling's launches
+// take their small-grid instantiation when the default grid has fewer blocks than this.
+static inline long long rtcuda_sm_count(void) {
+  static int count = 0;
+  if (!count) {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess ||
+        count < 1) {
+      count = 1;  // unknown: no grid counts as small
+      (void)cudaGetLastError();  // not a launch error of the kernel that follows
+    }
+  }
+  return count;
+}
+
 // A problem too large for the kernel's 32-bit index arithmetic (iterations, or elements of an
 // array) is refused, not run wrong.
 static inline void rtcuda_check_index_range(long long count, const char *kernel,
