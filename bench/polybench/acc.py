@@ -2,10 +2,11 @@
 """PolyBench-ACC's hand-written CUDA side by side with rtcuda's translation of PolyBench/C 4.2.1,
 at PolyBench-ACC's LARGE sizes in float (docs/polybench.md, "Side by side with PolyBench-ACC").
 
-  acc.py translate POLYBENCH_DIR ACC_DIR --out DIR [--only gemm,atax]
+  acc.py translate POLYBENCH_DIR ACC_DIR --out DIR [--only gemm,atax] [--dataset lu=SMALL]
       Here (LLVM needed). For each of PolyBench-ACC's 21 benchmarks that PolyBench/C 4.2.1 also
       has (and 2DConvolution, 3DConvolution: bench/polybench/extra's programs), translate the
-      unchanged 4.2.1 source with ACC's LARGE sizes as -D defines and
+      unchanged 4.2.1 source with ACC's LARGE sizes (--dataset: another of ACC's datasets
+      for the benchmarks it names; gpu then builds ACC's program at it too) as -D defines and
       DATA_TYPE_IS_FLOAT into DIR/<bench>/acc/out, and put patch_timing()'s loop and dump
       switch into its main.cu.
   acc.py gpu DIR --acc ACC_DIR [--runs 3] [--log-dir D] [--deadline S] [--only ...]
@@ -85,9 +86,10 @@ def acc_file(acc_dir, folder, ext):
     return os.path.join(acc_dir, folder, found[0]) if found else None
 
 
-def acc_sizes(acc_dir, folder, names):
-    """4.2.1's size defines ["N=4096", ...] from ACC's LARGE_DATASET block, renamed by `names`."""
-    sizes = pb.dataset_sizes(acc_file(acc_dir, folder, "cuh"), "LARGE")
+def acc_sizes(acc_dir, folder, names, dataset="LARGE"):
+    """4.2.1's size defines ["N=4096", ...] from ACC's <dataset>_DATASET block (LARGE unless
+    --dataset names another for this benchmark), renamed by `names`."""
+    sizes = pb.dataset_sizes(acc_file(acc_dir, folder, "cuh"), dataset)
     return ["%s=%d" % ((names or {}).get(k, k), v) for k, v in sorted(sizes.items())]
 
 
@@ -138,6 +140,20 @@ def patch_timing(text):
 
 # ---- translate (here) ----
 
+DATASETS = ("MINI", "SMALL", "STANDARD", "LARGE", "EXTRALARGE")
+
+
+def parse_datasets(text):
+    """--dataset lu=SMALL,adi=STANDARD: ACC's dataset per benchmark (LARGE for the others)."""
+    out = {}
+    for item in filter(None, (text or "").split(",")):
+        name, _, dataset = item.partition("=")
+        if name not in [a[0] for a in ACC] or dataset not in DATASETS:
+            raise SystemExit("acc.py: --dataset %s: expected BENCHMARK=%s" % (item, "|".join(DATASETS)))
+        out[name] = dataset
+    return out
+
+
 def translate_main(args):
     poly, accdir = os.path.abspath(args.polybench), os.path.abspath(args.acc)
     if not os.path.isfile(os.path.join(poly, "utilities", "polybench.c")) or \
@@ -149,16 +165,18 @@ def translate_main(args):
     os.makedirs(out, exist_ok=True)
     sources = dict(pb.benchmarks(poly) + pb.extra_benchmarks())
     plan, status = [], 0
+    datasets = parse_datasets(args.dataset)
     for name, folder, pbname, names in ACC:
         if args.only and name not in args.only.split(","):
             continue
         entry = {"name": name, "acc_folder": folder, "polybench": pbname, "defines": [],
-                 "translated": False, "reason": ""}
+                 "dataset": datasets.get(name, "LARGE"), "translated": False, "reason": ""}
         plan.append(entry)
         if pbname is None:
             entry["reason"] = "PolyBench/C 4.2.1 has no such program"
         else:
-            entry["defines"] = acc_sizes(accdir, folder, names) + ["DATA_TYPE_IS_FLOAT"]
+            entry["defines"] = acc_sizes(accdir, folder, names, entry["dataset"]) + \
+                ["DATA_TYPE_IS_FLOAT"]
             st, o, log = pb.translate(args.rtcuda, name, sources[pbname], poly, "acc", out,
                                       entry["defines"])
             patched = patch_timing(open(os.path.join(o, "main.cu")).read()) if st == 0 else None
@@ -206,9 +224,9 @@ def prepare_acc(acc_src, work, log):
     return dst
 
 
-def build_acc(accdir, folder, arch, work):
+def build_acc(accdir, folder, arch, work, dataset="LARGE"):
     exe = os.path.join(work, "acc.exe")
-    argv = ["nvcc", "-O3", "-arch=sm_" + arch, "-DLARGE_DATASET", "-DPOLYBENCH_TIME",
+    argv = ["nvcc", "-O3", "-arch=sm_" + arch, "-D%s_DATASET" % dataset, "-DPOLYBENCH_TIME",
             "-DcudaThreadSynchronize=cudaDeviceSynchronize", "-w",
             "-I" + os.path.join(accdir, "utilities"), acc_file(accdir, folder, "cu"), "-o", exe]
     st, o, e = pb.run(argv, 900)
@@ -430,7 +448,8 @@ def gpu_main(args):
     for r in rows:
         d = os.path.join(work, r["name"])
         os.makedirs(d, exist_ok=True)
-        builds[r["name"], "acc"] = builds_pool.submit(build_acc, accdir, r["acc_folder"], args.arch, d)
+        builds[r["name"], "acc"] = builds_pool.submit(build_acc, accdir, r["acc_folder"], args.arch, d,
+                                                   r.get("dataset", "LARGE"))
         src = os.path.join(args.dir, r["name"], "acc", "out")
         if r["translated"] and args.tuned:   # --tuned: the output with the tuned points
             if os.path.isdir(os.path.join(args.tuned, r["name"])):
@@ -668,6 +687,8 @@ def main():
     t.add_argument("--out", required=True)
     t.add_argument("--rtcuda", default=os.path.join(pb.REPO, "build", "bin", "rtcuda"))
     t.add_argument("--only", help="comma-separated ACC benchmark names")
+    t.add_argument("--dataset", help="BENCH=DATASET,...: ACC's dataset for these benchmarks "
+                   "(both programs at its sizes; default LARGE), e.g. lu=SMALL")
     g = sub.add_parser("gpu")
     g.add_argument("dir")
     g.add_argument("--acc", required=True, help="a copy of PolyBench-ACC's CUDA folder")
