@@ -131,6 +131,10 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   out.grid = {LaunchDim{simplify(tripCount(xLoop)), tile, 2147483647},
               LaunchDim{simplify(tripCount(yLoop)), tile, 65535}};
   out.blockThreads = blockSize;
+  // 512 threads (2 elements of the tile each): 0.97-1.00x cublasSgeam on an H100 at the four
+  // shapes of bench/kinds.txt, against 0.90-0.93x at 256 and 0.83x at 128, 0.69x at 1024
+  // (bench/results/h100-2026-11-24-s7-final-kinds). Only where the config sets no default.
+  out.preferredBlockSize = 512;
   out.passes.push_back("TiledTranspose");
   out.remarks.push_back("transpose: '" + st->name + "[" + y + "][" + x + "]' is written from " +
                         "reads along '" + y + "' through a padded 32 x 33 tile in shared memory");
