@@ -741,48 +741,6 @@ std::optional<OutlinedFunction> outlineFunction(const KernelSource &source,
   return f;
 }
 
-// How `fn` would run after ArrayExpansion, Fission and Outline (for Reschedule): its launches
-// by the number of host loops around them, or why it is refused.
-static LaunchShape launchShape(const KernelSource &source, const Kernel &fn) {
-  KernelSource probe = source;
-  probe.kernel = distributeLoops(expandArrays(fn).kernel).kernel;  // as outlineProgram does
-  std::vector<KernelSource> made;
-  std::optional<OutlinedFunction> f;
-  try {
-    f = outlineFunction(probe, made);
-  } catch (const CompileError &e) {
-    LaunchShape refused;
-    refused.refusal = e.loc.str() + ": " + e.what();
-    return refused;
-  }
-  LaunchShape shape;
-  shape.byDepth = {1};  // one kernel, launched once
-  if (!f) return shape;
-  shape.byDepth = {0};
-  for (const KernelSource &k : made) {
-    if (std::find(f->singleThread.begin(), f->singleThread.end(), k.kernel.name) == f->singleThread.end())
-      continue;
-    bool loops = false;  // besides the wrapper that makes it one thread
-    visitStmt(k.kernel.body, [&](const Stmt &s) {
-      loops |= (s->kind == StmtKind::For && s->name != "rtcuda_one") || s->kind == StmtKind::While;
-    });
-    shape.serialKernels += loops;
-  }
-  std::function<void(const Stmt &, size_t)> walk = [&](const Stmt &s, size_t depth) {
-    if (!s) return;
-    if (s->kind == StmtKind::Comment && s->text == "launch") {
-      if (shape.byDepth.size() <= depth) shape.byDepth.resize(depth + 1, 0);
-      ++shape.byDepth[depth];
-    }
-    size_t inner = depth + (s->kind == StmtKind::For || s->kind == StmtKind::While ? 1 : 0);
-    for (const Stmt &c : s->stmts) walk(c, inner);
-    walk(s->body, inner);
-    walk(s->elseBody, inner);
-  };
-  walk(f->host, 0);
-  return shape;
-}
-
 bool OutlinedProgram::singleThread(const std::string &kernel) const {
   for (const OutlinedFunction &f : functions)
     for (const std::string &n : f.singleThread)
@@ -800,7 +758,7 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
       for (const std::string &r : placed.remarks) diags.remark(source.kernel.loc, r);
       if (!namesNestLoops(source.options)) {
         RescheduleResult re = rescheduleNests(
-            source.kernel, [&](const Kernel &k) { return launchShape(source, k); });
+            source.kernel, [&](const Kernel &k) { return launchShapeAfterOutline(source, k); });
         source.kernel = re.kernel;
         for (const auto &[loc, r] : re.remarks) diags.remark(loc, r, "Reschedule");
         ExpansionResult expanded = expandArrays(source.kernel);

@@ -34,4 +34,9 @@ struct RescheduleResult {
 // loops in one thread.
 RescheduleResult rescheduleNests(const ir::Kernel &fn, const LaunchShapeFn &shape);
 
+struct KernelSource;
+// The shape `fn` would have after ArrayExpansion, Fission and Outline, with `source`'s options
+// (LaunchShape.cpp; outlineProgram passes it to rescheduleNests).
+LaunchShape launchShapeAfterOutline(const KernelSource &source, const ir::Kernel &fn);
+
 }  // namespace rtcuda
