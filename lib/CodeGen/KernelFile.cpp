@@ -60,8 +60,9 @@ std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, in
   if (!k.smallGridPoint.empty()) {
     out << "\n// " << k.name << "_small_grid: the launch takes it when " << k.macro("SMALL_GRID")
         << " is 1 and the grid of the point above\n// has fewer blocks than the GPU has SMs "
-        << "(RegisterTiling.md, Tile and size); its point (not tuned).\n"
-        << "#ifndef " << k.macro("SMALL_GRID") << "\n#define " << k.macro("SMALL_GRID") << " 1\n#endif\n";
+        << "(RegisterTiling.md, Tile and size); its point (not tuned). Off by default:\n"
+        << "// rtcuda verify and rtcuda-tune check the tuning points, which it would replace.\n"
+        << "#ifndef " << k.macro("SMALL_GRID") << "\n#define " << k.macro("SMALL_GRID") << " 0\n#endif\n";
     for (const ir::TuningParam &p : smallGridKernel(k).tuning)
       out << "#ifndef " << p.macro << "\n#define " << p.macro << " " << p.defaultValue << "\n#endif\n";
   }

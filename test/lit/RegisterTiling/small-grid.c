@@ -1,7 +1,8 @@
 // RegisterTiling: a contraction whose tuning space holds the point BLOCKSIZE 384, MERGE_LEVEL 8,
 // SKEW_LEVEL 4, THREAD_COLS 32, TILE_K 16 gets a second instantiation, mm_small_grid: the same
 // kernel with every tuning macro renamed MM_SG_*, fixed at that point in mm_params.h. The launch
-// takes it when MM_SMALL_GRID (a macro in mm_params.h, not a tuning parameter) is 1 and the
+// takes it when MM_SMALL_GRID (a macro in mm_params.h, not a tuning parameter, 0 by default so
+// that verify and the tuner check the tuning points themselves) is 1 and the
 // default tile's grid has fewer blocks than the GPU has SMs (the emulator reports 132, so the
 // sizes 1, 7, 37 are small at every point; 131 x 263 is 2 x 3 blocks of 96 x 128); with
 // MM_SMALL_GRID 0 the one kernel runs. Both are verified at odd sizes; a small-grid launch with
@@ -14,10 +15,11 @@
 // RUN: FileCheck --check-prefix=LAUNCH %s < %t/out/launch.cuh
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1,7,37 --max-points 4 --no-race-check | FileCheck --check-prefix=VERIFY %s
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1 --size n=131 --size m=13 --size p=263 --max-points 3 --no-race-check | FileCheck --check-prefix=VERIFY1 %s
-// RUN: cp -r %t/out %t/one && sed -i 's/define MM_SMALL_GRID 1/define MM_SMALL_GRID 0/' %t/one/mm_params.h
-// RUN: %rtcuda verify %t/one --seed 5 --sizes 1,7,37 --max-points 4 --no-race-check | FileCheck --check-prefix=VERIFY %s
-// RUN: sed -i 's/dim3 block(MM_SG_BLOCKSIZE)/dim3 block(MM_SG_BLOCKSIZE \/ 2)/' %t/out/launch.cuh
-// RUN: not %rtcuda verify %t/out --seed 5 --sizes 7,37 --max-points 2 --no-race-check > %t/planted.txt 2>&1
+// RUN: cp -r %t/out %t/sg && sed -i 's/define MM_SMALL_GRID 0/define MM_SMALL_GRID 1/' %t/sg/mm_params.h
+// RUN: %rtcuda verify %t/sg --seed 5 --sizes 1,7,37 --max-points 4 --no-race-check | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/sg --seed 5 --sizes 1 --size n=131 --size m=13 --size p=263 --max-points 3 --no-race-check | FileCheck --check-prefix=VERIFY1 %s
+// RUN: sed -i 's/dim3 block(MM_SG_BLOCKSIZE)/dim3 block(MM_SG_BLOCKSIZE \/ 2)/' %t/sg/launch.cuh
+// RUN: not %rtcuda verify %t/sg --seed 5 --sizes 7,37 --max-points 2 --no-race-check > %t/planted.txt 2>&1
 // RUN: FileCheck --check-prefix=PLANTED %s < %t/planted.txt
 //
 // CHECK:      __global__ void __launch_bounds__(MM_BLOCKSIZE)
@@ -33,7 +35,7 @@
 //
 // PARAMS-NOT:  search space 1, 0
 // PARAMS:      #ifndef MM_SMALL_GRID
-// PARAMS-NEXT: #define MM_SMALL_GRID 1
+// PARAMS-NEXT: #define MM_SMALL_GRID 0
 // PARAMS:      #define MM_SG_BLOCKSIZE 384
 // PARAMS:      #define MM_SG_MERGE_LEVEL 8
 // PARAMS:      #define MM_SG_SKEW_LEVEL 4
