@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <set>
 
@@ -36,6 +37,88 @@ namespace {
 
 std::string text(const ir::Expr &e) { return e ? ir::print(e) : std::string(); }
 
+// The largest value each size parameter may take: a loop `for (v = c0; v < s + c; v++)`
+// whose variable subscripts a dimension of constant extent D (`a[..][v + k]`, a[..][16]) needs
+// s <= D - c - k. verify keeps the sizes it chooses within these (doitgen's np indexes the 16
+// columns of A and C4; a larger np makes the C itself index past them). A subscript under an
+// `if` on the variable is not counted (the guard may keep it inside).
+std::map<std::string, long long> sizeLimits(const ir::Kernel &k) {
+  std::map<std::string, const ir::Param *> arrays;
+  std::set<std::string> scalars;
+  for (const ir::Param &p : k.params)
+    if (p.isArray) arrays[p.name] = &p;
+    else scalars.insert(p.name);
+  std::map<std::string, long long> limits;
+  // A loop variable's bounding size parameter and the constant added to it (v < s + c).
+  std::map<std::string, std::pair<std::string, long long>> scope;
+  auto constantOffset = [](const ir::Expr &e, std::string &var, long long &c) {
+    if (e->kind == ir::ExprKind::Var) return var = e->name, c = 0, true;
+    if (e->kind != ir::ExprKind::Binary || (e->name != "+" && e->name != "-")) return false;
+    const ir::Expr &a = e->operands[0], &b = e->operands[1];
+    if (a->kind != ir::ExprKind::Var || b->kind != ir::ExprKind::IntImm) return false;
+    var = a->name;
+    c = e->name == "+" ? b->intValue : -b->intValue;
+    return true;
+  };
+  auto access = [&](const std::string &array, const std::vector<ir::Expr> &indices) {
+    auto it = arrays.find(array);
+    if (it == arrays.end() || it->second->dims.size() != indices.size()) return;
+    for (size_t d = 0; d < indices.size(); ++d) {
+      const ir::Expr &extent = it->second->dims[d];
+      std::string v;
+      long long offset = 0;
+      if (!extent || extent->kind != ir::ExprKind::IntImm || !indices[d] ||
+          !constantOffset(indices[d], v, offset) || !scope.count(v))
+        continue;
+      const auto &[size, c] = scope.at(v);
+      long long limit = extent->intValue - c - offset;
+      auto [at, fresh] = limits.emplace(size, limit);
+      if (!fresh) at->second = std::min(at->second, limit);
+    }
+  };
+  auto loads = [&](const ir::Expr &e) {
+    if (e) ir::visitExpr(e, [&](const ir::Expr &x) {
+        if (x->kind == ir::ExprKind::Load) access(x->name, x->operands);
+      });
+  };
+  std::function<void(const ir::Stmt &)> walk = [&](const ir::Stmt &s) {
+    if (!s) return;
+    auto saved = scope;
+    switch (s->kind) {
+    case ir::StmtKind::For: {
+      std::string size;
+      long long c = 0;
+      bool counts = s->step && s->step->kind == ir::ExprKind::IntImm && s->step->intValue > 0 &&
+                    s->min && s->min->kind == ir::ExprKind::IntImm && s->min->intValue >= 0;
+      loads(s->min), loads(s->end);
+      if (counts && s->end && constantOffset(s->end, size, c) && scalars.count(size))
+        scope[s->name] = {size, c};
+      else
+        scope.erase(s->name);
+      walk(s->body);
+      break;
+    }
+    case ir::StmtKind::If:
+      loads(s->cond);
+      for (const std::string &v : ir::varsOf(s->cond)) scope.erase(v);
+      walk(s->body), walk(s->elseBody);
+      break;
+    case ir::StmtKind::Store:
+      for (const ir::Expr &i : s->indices) loads(i);
+      loads(s->value);
+      access(s->name, s->indices);
+      break;
+    default:
+      loads(s->cond), loads(s->value);
+      for (const ir::Stmt &t : s->stmts) walk(t);
+      walk(s->body);
+    }
+    scope = saved;
+  };
+  walk(k.body);
+  return limits;
+}
+
 json kernelEntry(const LoweredKernel &lk) {
   const ir::Kernel &k = lk.kernel;
   // Scalars that size the iteration space, any loop or an array are "size" parameters: verify
@@ -59,6 +142,7 @@ json kernelEntry(const LoweredKernel &lk) {
   for (const ir::Param &p : k.params)  // only integers size anything
     if (!p.isArray && !p.type.isInteger()) sizeVars.erase(p.name);
 
+  std::map<std::string, long long> limits = sizeLimits(lk.source.body ? lk.source : k);
   json params = json::array();
   for (const ir::Param &p : k.params) {
     json entry = {{"name", p.name}, {"type", p.type.cName()}, {"location", p.loc.str()}};
@@ -72,6 +156,8 @@ json kernelEntry(const LoweredKernel &lk) {
     } else {
       entry.update({{"kind", "scalar"}, {"role", sizeVars.count(p.name) ? "size" : "value"}});
       if (sizeVars.count(p.name) && !arraySizeVars.count(p.name)) entry["bounds_only"] = true;
+      auto limit = limits.find(p.name);
+      if (sizeVars.count(p.name) && limit != limits.end()) entry["at_most"] = limit->second;
     }
     params.push_back(entry);
   }

@@ -125,6 +125,11 @@ Manifest readManifest(const std::string &outDir) {
           c.bad(where + "params[" + mp.name + "].kind", mp.kind, "neither 'array' nor 'scalar'");
         mp.role = p.value("role", "");
         mp.boundsOnly = p.value("bounds_only", false);
+        if (p.contains("at_most")) {
+          if (!p.at("at_most").is_number_integer())
+            c.bad(where + "params[" + mp.name + "].at_most", p.at("at_most").dump(), "not an integer");
+          mp.atMost = p.at("at_most").get<long long>();
+        }
         mp.isConst = p.value("const", false);
         mp.read = p.value("read", false);
         mp.written = p.value("written", false);

@@ -6,14 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 
 namespace rtcuda {
 
-// The cap points spread evenly over the cross product of the tuning values, the product taken
-// as a mixed-radix number (the last parameter varies fastest) and never built: an outlined
-// function with six kernels of 32 block sizes each has 32^6 points.
+// The points spread evenly over the cross product of the tuning values, the product taken as a
+// mixed-radix number (the last parameter varies fastest) and never built: an outlined function
+// with six kernels of 32 block sizes each has 32^6 points.
 std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap) {
   long double total = 1;
   for (const ManifestTuning &t : k.tuning) total *= (long double)std::max<size_t>(t.values.size(), 1);
@@ -30,11 +31,23 @@ std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, si
     return p;
   };
   std::vector<std::map<std::string, int>> points;
-  if (total <= (long double)cap || cap < 2) {
+  if (total <= (long double)cap) {
     for (long double i = 0; i < total; i += 1) points.push_back(point(i));
     return points;
   }
-  for (size_t i = 0; i < cap; ++i) points.push_back(point(std::floor(i * (total - 1) / (cap - 1))));
+  // The default point: what the output runs unless tuned. One point is that one (before, a cap
+  // of 1 enumerated the whole product: 294912 points for doitgen's two kernels).
+  std::map<std::string, int> byDefault;
+  for (const ManifestTuning &t : k.tuning)
+    if (!t.values.empty()) byDefault[t.name] = t.defaultValue;
+  if (cap <= 1) return {byDefault};
+  // Two: the extremes. More: the extremes and an even spread between them, and the default
+  // point second when the spread misses it.
+  size_t spread = cap >= 3 ? cap - 1 : cap;
+  for (size_t i = 0; i < spread; ++i)
+    points.push_back(point(std::floor(i * (total - 1) / (spread - 1))));
+  if (cap >= 3 && std::find(points.begin(), points.end(), byDefault) == points.end())
+    points.insert(points.begin() + 1, byDefault);
   return points;
 }
 
@@ -63,8 +76,20 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
     out << "}, ";
   }
   out << "};\n";
+  // Sizes bounded by the constant extents their loops index (manifest "at_most").
+  std::string limits;
+  auto atMost = [](const ManifestParam *p) {
+    return p->atMost == std::numeric_limits<long long>::max()
+               ? std::string()
+               : ", " + std::to_string(p->atMost) + "LL";
+  };
+  for (const ManifestParam *p : sizes)
+    if (!atMost(p).empty())
+      limits += (limits.empty() ? "; " : ", ") + p->name + " at most " + std::to_string(p->atMost);
+  if (!limits.empty()) limits += " (the constant extents its loops index)";
   out << "static void verify_" << k.name << "(rtcuda_verify::Session &rtcuda_s) {\n"
-      << "  printf(\"kernel " << k.name << ": " << points.size() << " point(s)\\n\");\n"
+      << "  printf(\"kernel " << k.name << ": " << points.size() << " point(s)" << limits
+      << "\\n\");\n"
       << "  for (long long rtcuda_base : rtcuda_s.sizeBases) {\n";
   // Sizes of arrays get base + 2j (non-square shapes); a size that only bounds loops gets the
   // smallest of them (the C caller keeps it within the arrays), or the base if there is none.
@@ -73,14 +98,14 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
   for (const ManifestParam *p : sizes) {
     if (p->boundsOnly) continue;
     out << "    " << p->type << " " << p->name << " = (" << p->type << ")rtcuda_s.size(\"" << p->name
-        << "\", rtcuda_base, " << j++ << ");\n";
+        << "\", rtcuda_base, " << j++ << atMost(p) << ");\n";
     smallest = smallest == "rtcuda_base" ? "(long long)" + p->name
                                          : "rtcuda_min(" + smallest + ", (long long)" + p->name + ")";
   }
   for (const ManifestParam *p : sizes)
     if (p->boundsOnly)
       out << "    " << p->type << " " << p->name << " = (" << p->type << ")rtcuda_s.size(\""
-          << p->name << "\", " << smallest << ", 0);\n";
+          << p->name << "\", " << smallest << ", 0" << atMost(p) << ");\n";
   out << "    long long rtcuda_reduction = 1;\n";
   for (const ManifestParam *p : sizes)
     out << "    rtcuda_reduction = rtcuda_max(rtcuda_reduction, (long long)" << p->name << ");\n";

@@ -87,6 +87,7 @@ int verifyCommand(const std::vector<std::string> &args) {
     options.seed = seed;
     options.seedGiven = true;
   }
+  if (maxPoints < 1) return usageError("verify", "--max-points expects N >= 1, got '0'");
   options.maxPointsPerKernel = maxPoints;
   options.raceCheck = !noRaceCheck;
   options.keep = keep;

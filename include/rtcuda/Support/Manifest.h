@@ -2,6 +2,7 @@
 // tuner know about each kernel. Plain C++ (no LLVM), so the tuner can use it on a GPU machine.
 #pragma once
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@ namespace rtcuda {
 struct ManifestParam {
   std::string name, type, kind, role;  // kind: array | scalar; role (scalars): size | value
   bool boundsOnly = false;             // a size that bounds loops but sizes no array
+  // The largest value a size may take: its loops index a dimension of constant extent.
+  long long atMost = std::numeric_limits<long long>::max();
   bool isConst = false, read = false, written = false;
   std::vector<std::string> dims;
   std::string elements;                // C expression over the scalar parameters

@@ -25,7 +25,7 @@ struct VerifyOptions {
   std::map<std::string, int> point;         // --point NAME=VALUE
   unsigned seed = 0;
   bool seedGiven = false;
-  size_t maxPointsPerKernel = 12;           // extremes always included
+  size_t maxPointsPerKernel = 12;           // >= 1; extremes and default included (>= 3)
   bool raceCheck = true;                    // second run under ThreadSanitizer
   bool keep = false;                        // keep the build folder
   double tolerance = 1;                     // --tolerance: factor on the floating-point bound
@@ -33,9 +33,15 @@ struct VerifyOptions {
 
 // The C++ source of a harness that checks every kernel of `m` (exposed for tests).
 std::string verifyHarness(const Manifest &m, const VerifyOptions &options);
-// The points of a kernel's tuning space verify covers: every value when there are at most
-// `cap` combinations, else an even spread that keeps the first and last.
+// The points of a kernel's tuning space verify covers: every combination when there are at
+// most `cap`; else, for a cap of 1, the default point; of 2, the first and last (each
+// parameter's smallest and largest values); of 3 or more, an even spread of cap - 1 points from
+// the first to the last, and the default point where the spread misses it.
 std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap);
+
+// The size base the ThreadSanitizer pass runs at: the largest of `bases` up to 31, else the
+// smallest (31 when there are none).
+long long raceCheckBase(const std::vector<long long> &bases);
 
 int verifyOutput(const std::string &outDir, const VerifyOptions &options,
                  const EmulationToolchain &tools);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -25,10 +26,13 @@ struct Session {
   double tolerance = 1;                               // --tolerance: factor on the bound
   long long mismatches = 0, comparisons = 0, points = 0;
 
-  // The j-th size parameter of a kernel gets base + 2j: non-square shapes, primes included.
-  long long size(const char *name, long long base, int j) const {
+  // The j-th size parameter of a kernel gets base + 2j: non-square shapes, primes included;
+  // never more than `atMost` (its loops index a dimension of that constant extent). A --size
+  // given by the user is taken as it is.
+  long long size(const char *name, long long base, int j,
+                 long long atMost = std::numeric_limits<long long>::max()) const {
     auto it = sizeOverrides.find(name);
-    return it != sizeOverrides.end() ? it->second : base + 2 * j;
+    return it != sizeOverrides.end() ? it->second : std::min(base + 2 * j, atMost);
   }
 
   template <class T> T randomValue() {

@@ -13,7 +13,7 @@
 // RUN: %t/ref > %t/gcc.txt
 // RUN: %rtcuda run %t/out > %t/run.txt
 // RUN: diff %t/gcc.txt %t/run.txt
-// RUN: %rtcuda verify %t/out --sizes 1,7,13 --max-points 3 --no-race-check | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/out --sizes 1,7,13 --max-points 3 | FileCheck --check-prefix=VERIFY %s
 //
 // REMARK: remark: array 'sum_own' ({{.*}}kernel.c:1:{{[0-9]+}}) expanded into the device array 'sum_own_x'[nr][nq][16] (a slice per iteration of loops 'r', 'q', no larger than 'A', which the nest indexes with the same loops); the statements that write it and those that read it become two nests: the loops carry no dependence [-Rpass=ArrayExpansion]
 // REMARK: remark: batch: loops 'r' and 'q' are the first two subscripts of every access to 'A', 'sum_own_x' (rows of nq): one loop 'rq' over the nr * nq rows of those arrays taken as two-dimensional [-Rpass=BatchCollapse]
