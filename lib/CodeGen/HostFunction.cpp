@@ -9,6 +9,7 @@
 #include "rtcuda/IR/Printer.h"
 
 #include <cctype>
+#include <functional>
 #include <sstream>
 
 namespace rtcuda {
@@ -184,6 +185,55 @@ std::string hostFunction(const OutlinedFunction &f, const std::vector<LoweredKer
   for (const ir::Param &p : fn.params) out << ", " << p.name;
   out << ");\n}\n";
   return out.str();
+}
+
+std::map<std::string, HostLoops> hostLoopsOfKernels(const OutlinedFunction &f) {
+  std::map<std::string, HostLoops> out;
+  HostLoops around;
+  std::function<void(const ir::Stmt &)> walk = [&](const ir::Stmt &s) {
+    if (!s) return;
+    switch (s->kind) {
+    case ir::StmtKind::Block:
+      for (const ir::Stmt &c : s->stmts) walk(c);
+      return;
+    case ir::StmtKind::For: {
+      int64_t step = 1;
+      HostLoops saved = around;
+      // Bounds the tuner can evaluate: integer arithmetic over names (no loads, calls, casts);
+      // a launch inside any other loop is marked conditional (its values are not known).
+      bool plain = ir::isConst(s->step, &step) && step != 0;
+      for (const ir::Expr &b : {s->min, s->end})
+        ir::visitExpr(b, [&](const ir::Expr &e) {
+          plain &= e->kind == ir::ExprKind::IntImm || e->kind == ir::ExprKind::Var ||
+                   e->kind == ir::ExprKind::Unary || e->kind == ir::ExprKind::Binary ||
+                   e->kind == ir::ExprKind::Select;
+        });
+      if (plain)
+        around.loops.push_back({s->name, s->type.cName(), ir::print(s->min), ir::print(s->end), step});
+      else
+        around.conditional = true;
+      walk(s->body);
+      around = saved;
+      return;
+    }
+    case ir::StmtKind::While:
+    case ir::StmtKind::If: {
+      HostLoops saved = around;
+      around.conditional = true;
+      walk(s->body);
+      walk(s->elseBody);
+      around = saved;
+      return;
+    }
+    case ir::StmtKind::Comment:
+      if (s->text == "launch") out.emplace(s->name, around);
+      return;
+    default:
+      return;
+    }
+  };
+  walk(f.host);
+  return out;
 }
 
 LoweredKernel functionShell(const OutlinedFunction &f, const std::vector<LoweredKernel> &kernels) {

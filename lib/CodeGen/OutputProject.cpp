@@ -196,7 +196,8 @@ std::vector<std::string> extraSourcePaths(const Options &options) {
 std::string manifest(const Options &options, const ParsedProgram &program,
                      const std::vector<LoweredKernel> &kernels, bool hasMain,
                      const std::vector<LoweredKernel> &functions,
-                     const std::map<std::string, std::string> &parentOf) {
+                     const std::map<std::string, std::string> &parentOf,
+                     const std::map<std::string, HostLoops> &hostLoops) {
   json sources = json::array();
   for (const std::string &f : options.kernelFiles)
     sources.push_back("src/" + fs::path(f).filename().string());
@@ -222,7 +223,18 @@ std::string manifest(const Options &options, const ParsedProgram &program,
     json parts = json::array();
     for (const LoweredKernel &k : kernels) {
       auto parent = parentOf.find(k.kernel.name);
-      if (parent != parentOf.end() && parent->second == f.kernel.name) parts.push_back(kernelEntry(k));
+      if (parent == parentOf.end() || parent->second != f.kernel.name) continue;
+      json part = kernelEntry(k);
+      auto around = hostLoops.find(k.kernel.name);
+      if (around != hostLoops.end() && !around->second.loops.empty()) {
+        json loops = json::array();
+        for (const HostLoopRange &l : around->second.loops)
+          loops.push_back({{"var", l.var}, {"type", l.type}, {"min", l.min}, {"end", l.end},
+                           {"step", l.step}});
+        part["host_loops"] = loops;
+        if (around->second.conditional) part["host_conditional"] = true;
+      }
+      parts.push_back(part);
     }
     entry["outlined_kernels"] = parts;
     outlined.push_back(entry);

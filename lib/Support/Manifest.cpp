@@ -144,6 +144,17 @@ Manifest readManifest(const std::string &outDir) {
         mk.tuning.push_back({c.identifier(where + "tuning", name),
                              c.identifier(where + "tuning." + name + ".macro", t.at("macro")),
                              t.at("values").get<std::vector<int>>(), t.at("default")});
+      for (const json &l : k.value("host_loops", json::array())) {
+        ManifestHostLoop hl;
+        hl.var = c.identifier(where + "host_loops[].var", l.at("var"));
+        hl.type = c.type(where + "host_loops[" + hl.var + "].type", l.at("type"));
+        hl.min = c.expression(where + "host_loops[" + hl.var + "].min", l.at("min"));
+        hl.end = c.expression(where + "host_loops[" + hl.var + "].end", l.at("end"));
+        hl.step = l.at("step").get<long long>();
+        if (hl.step == 0) c.bad(where + "host_loops[" + hl.var + "].step", "0", "a loop's step is not 0");
+        mk.hostLoops.push_back(hl);
+      }
+      mk.hostConditional = k.value("host_conditional", false);
       return mk;
     };
     for (const json &k : j.at("kernels")) m.kernels.push_back(entry(k));

@@ -23,6 +23,7 @@ namespace rtcuda::tune {
 extern const char *const harnessHeaderText;
 extern const char *const verifyHeaderText;
 extern const char *const statsHeaderText;
+extern const char *const jobHeaderText;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -103,6 +104,7 @@ bool buildHarness(const Manifest &m, const HarnessToolchain &tools, const std::s
   fs::create_directories(work);
   bool changed = writeIfChanged(work / "rtcuda_tune_harness.h", harnessHeaderText);
   changed |= writeIfChanged(work / "rtcuda_tune_stats.h", statsHeaderText);
+  changed |= writeIfChanged(work / "rtcuda_tune_job.h", jobHeaderText);
   changed |= writeIfChanged(work / "rtcuda_verify.h", verifyHeaderText);
   changed |= writeIfChanged(work / "harness.cpp", harnessSource(m));
   // The program's include folders and definitions (PolyBench's), and the kernels renamed so
@@ -215,6 +217,15 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
   auto value = [](const ManifestParam &p, const std::map<std::string, long long> &sizes) {
     return sizes.count(p.name) ? sizes.at(p.name) : 0LL;
   };
+  // A kernel in host loops: the loop variables' values at each binding, checking size first.
+  for (const auto &[side, samples] : {std::pair{"check", &job.checkSamples}, std::pair{"target", &job.samples}})
+    for (const auto &b : *samples) {
+      out << "sample " << side;
+      for (const ManifestParam &p : k.params)
+        if (p.role == "host" && b.count(p.name)) out << " " << p.name << "=" << b.at(p.name);
+      out << "\n";
+    }
+  // A host loop's variable is "host": its values come from the samples.
   for (const ManifestParam &p : k.params) {
     if (p.isArray())
       out << "array " << typeToken(p.type) << " " << p.name << " " << elements(p, check) << " "
@@ -222,8 +233,8 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
           << (!p.read && !p.written ? "-" : "") << "\n";
     else
       out << "scalar " << typeToken(p.type) << " " << p.name << " "
-          << (job.sizes.count(p.name) ? "size" : "value") << " " << value(p, check) << " "
-          << value(p, job.sizes) << "\n";
+          << (p.role == "host" ? "host" : job.sizes.count(p.name) ? "size" : "value") << " "
+          << value(p, check) << " " << value(p, job.sizes) << "\n";
   }
   auto line = [&](const char *what, const VariantLaunch &v) {
     const Geometry &c = v.checkGeo.threads ? v.checkGeo : v.geo;
@@ -232,6 +243,13 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
         << (v.cubin.empty() ? "-" : v.cubin) << " " << (v.lowered.empty() ? "-" : v.lowered) << " "
         << v.defines.size();
     for (const auto &[macro, value] : v.defines) out << " " << macro << "=" << value;
+    if (!v.sampleGeo.empty()) {  // the grid at each sample, checking size first
+      out << " grids";
+      for (const std::vector<Geometry> *geos : {&v.checkSampleGeo, &v.sampleGeo}) {
+        out << " " << geos->size();
+        for (const Geometry &g : *geos) out << " " << g.blocks[0] << " " << g.blocks[1];
+      }
+    }
     out << "\n";
   };
   if (!job.baseline.id.empty()) line("baseline", job.baseline);

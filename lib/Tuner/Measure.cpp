@@ -78,8 +78,16 @@ struct RoundState {
 VariantLaunch launchOf(const KernelResult &kr, size_t j) {
   const TuneKernel &k = *kr.kernel;
   const VariantRecord &r = kr.variants[j];
-  VariantLaunch l{r.id, r.geo, macroValues(k, r.v), {}, r.cubin, r.lowered};
-  l.checkGeo = geometry(k, kr.checkSizes, r.v);
+  VariantLaunch l;
+  l.id = r.id, l.geo = r.geo, l.defines = macroValues(k, r.v), l.cubin = r.cubin, l.lowered = r.lowered;
+  if (!readsHostLoop(k)) {
+    l.checkGeo = geometry(k, kr.checkSizes, r.v);
+    return l;
+  }
+  for (const auto &b : kr.samples) l.sampleGeo.push_back(geometry(k, b, r.v));
+  for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(geometry(k, b, r.v));
+  l.geo = l.sampleGeo.front();
+  l.checkGeo = l.checkSampleGeo.front();
   return l;
 }
 
@@ -89,7 +97,8 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   const TuneKernel &k = *kr.kernel;
   const Round &round = st.plan[ri];
   std::string hash = kernelHash(ms.m, k);
-  std::string sizes = sizesId(kr.sizes) + " checked at " + sizesId(kr.checkSizes) + " reps " +
+  std::string sizes = sizesId(kr.sizes) + samplesId(k, kr.samples) + " checked at " +
+                      sizesId(kr.checkSizes) + samplesId(k, kr.checkSamples) + " reps " +
                       std::to_string(round.reps) + "+" + std::to_string(round.warmup) +
                       (round.final ? " final" : "");
   std::string key = measurementKey(hash, ms.device.name, ms.toolkit, k.dataType, sizes);
@@ -104,6 +113,7 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
                                                            std::to_string(ms.opts.seed)) + ".bin")).string();
   job.sizes = kr.sizes;
   job.checkSizes = kr.checkSizes;
+  if (readsHostLoop(k)) job.samples = kr.samples, job.checkSamples = kr.checkSamples;
   job.reps = round.reps;
   job.warmup = round.warmup;
   job.flush = ms.opts.flush;

@@ -110,8 +110,8 @@ std::vector<SummaryRow> summaryRows(const TuneRun &run) {
     SummaryRow row;
     row.kernel = kr.kernel->k.name;
     row.function = kr.kernel->function;
-    row.sizes = sizesId(kr.sizes);
-    row.checkSizes = sizesId(kr.checkSizes);
+    row.sizes = sizesId(kr.sizes) + samplesId(*kr.kernel, kr.samples);
+    row.checkSizes = sizesId(kr.checkSizes) + samplesId(*kr.kernel, kr.checkSamples);
     row.seconds = kr.seconds;
     auto timed = [](const VariantRecord &r) {
       return r.meas && r.meas->status == "ok" ? r.meas->medianUs : -1.0;
@@ -184,6 +184,9 @@ json reportJson(const TuneRun &run) {
                {"variants_from_cache", kr.fromCache},
                {"occupancy_disagreements", kr.occupancyDisagreements},
                {"check_sizes", kr.checkSizes},
+               // A kernel in host loops: the loops' values it was timed and checked at.
+               {"host_samples", readsHostLoop(*kr.kernel) ? json(kr.samples) : json::array()},
+               {"check_host_samples", readsHostLoop(*kr.kernel) ? json(kr.checkSamples) : json::array()},
                {"function", kr.kernel->function},
                {"not_measurable", kr.kernel->notMeasurable},
                {"decision", kr.why},

@@ -20,9 +20,10 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 // An outlined kernel's scalars: the function's sizes are sizes (tsteps bounds the host loop
-// but is a plain value of the kernel), its other parameters values as for any kernel; an
-// integer the host code computes (a host loop's variable, a pivot) has valid values the tuner
-// cannot know, so the kernel is not measured.
+// but is a plain value of the kernel), its other parameters values as for any kernel; the
+// variable of a host loop around its launch takes values of that loop (hostSamples); any other
+// integer the host code computes (a pivot, a local scalar, a loop's variable under an if) has
+// valid values the tuner cannot know, so the kernel is not measured.
 static void outlinedKernel(const ManifestKernel &function, TuneKernel &k) {
   k.function = function.name;
   std::set<std::string> sizes, params;
@@ -36,8 +37,15 @@ static void outlinedKernel(const ManifestKernel &function, TuneKernel &k) {
                         "', which only the host function reads";
     if (p.isArray()) continue;
     bool integer = p.type != "float" && p.type != "double";
+    bool hostLoop = false;
+    for (const ManifestHostLoop &l : k.k.hostLoops) hostLoop |= l.var == p.name;
     if (sizes.count(p.name)) p.role = "size";
     else if (params.count(p.name)) p.role = "value";
+    else if (integer && hostLoop && !k.k.hostConditional) p.role = "host";
+    else if (integer && hostLoop && k.notMeasurable.empty())
+      k.notMeasurable = "its parameter '" + p.name + "' is the variable of a host loop, but an if "
+                        "or a while inside the loops decides whether it is launched: the tuner "
+                        "cannot tell which values it runs at";
     else if (integer && k.notMeasurable.empty())
       k.notMeasurable = "its parameter '" + p.name + "' (" + p.type +
                         ") is computed by the host code around the launch (a host loop's variable "
@@ -102,6 +110,49 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
     out.push_back(k);
   }
   return out;
+}
+
+bool readsHostLoop(const TuneKernel &k) {
+  for (const ManifestParam &p : k.k.params)
+    if (p.role == "host") return true;
+  return false;
+}
+
+std::vector<std::map<std::string, long long>> hostSamples(const TuneKernel &k,
+                                                          const std::map<std::string, long long> &sizes) {
+  if (!readsHostLoop(k)) return {sizes};
+  std::vector<std::map<std::string, long long>> out;
+  // Position 0: the first iteration of every loop, 1: the middle, 2: the last (an inner loop at
+  // that position of the range its outer values give it).
+  for (int at = 0; at < 3; ++at) {
+    std::map<std::string, long long> b = sizes;
+    bool empty = false;
+    for (const ManifestHostLoop &l : k.k.hostLoops) {
+      long long lo = evalExpr(l.min, b), end = evalExpr(l.end, b);
+      long long count = l.step > 0 ? (end - lo + l.step - 1) / l.step : (lo - end - l.step - 1) / -l.step;
+      if (count <= 0) {
+        empty = true;
+        break;
+      }
+      long long i = at == 0 ? 0 : at == 1 ? count / 2 : count - 1;
+      b[l.var] = lo + i * l.step;
+    }
+    // The host skips a launch whose grid has no iterations; so does the measurement.
+    for (size_t d = 0; d < k.grid.size() && !empty; ++d) empty = evalExpr(k.grid[d].iterations, b) <= 0;
+    if (!empty && std::find(out.begin(), out.end(), b) == out.end()) out.push_back(b);
+  }
+  return out;
+}
+
+std::string samplesId(const TuneKernel &k, const std::vector<std::map<std::string, long long>> &samples) {
+  if (!readsHostLoop(k)) return "";
+  std::string id;
+  for (size_t i = 0; i < samples.size(); ++i) {
+    id += i ? ";" : " at";
+    for (const ManifestHostLoop &l : k.k.hostLoops)
+      if (samples[i].count(l.var)) id += " " + l.var + "=" + std::to_string(samples[i].at(l.var));
+  }
+  return id;
 }
 
 std::vector<Variant> sampleSpace(const std::vector<Variant> &space, const Variant &defaultPoint,

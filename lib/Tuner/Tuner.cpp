@@ -149,6 +149,24 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
   cache.save();
 }
 
+// Where each variant of `k` is checked: the target sizes scaled down, then --check-size.
+std::map<std::string, long long> checkSizesOf(const TuneKernel &k,
+                                              const std::map<std::string, long long> &target,
+                                              const TuneOptions &options) {
+  std::map<std::string, long long> at = checkSizes(k, target, options.checkElements);
+  for (const auto &[name, value] : options.checkSizes)
+    if (at.count(name)) at[name] = value;
+  return at;
+}
+
+// A host loop's bounds may name sizes of the function that the kernel does not read (a time
+// loop's step count): those given with --size, as given.
+std::map<std::string, long long> withGivenSizes(std::map<std::string, long long> sizes,
+                                                const TuneOptions &options) {
+  for (const auto &[name, value] : options.sizes) sizes.emplace(name, value);
+  return sizes;
+}
+
 // Geometry, occupancy and prediction of every variant; the feasible ones ranked.
 void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector<Variant> &space,
                  const std::vector<Resources> &resources, const ModelParams &params) {
@@ -161,7 +179,7 @@ void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector
     r.res = resources[j];
     if (r.v == def) kr.defaultIndex = int(j);
     try {
-      r.geo = geometry(k, kr.sizes, r.v);
+      r.geo = geometry(k, kr.samples.empty() ? kr.sizes : kr.samples.front(), r.v);
     } catch (const ExprError &e) {
       r.excluded = std::string("cannot compute the launch: ") + e.what();
     }
@@ -320,6 +338,19 @@ int tuneOutput(const TuneOptions &options) {
       k.notMeasurable = "its arrays have fixed extents, e.g. " + fixed +
                         ", and no size was given for " + guessed +
                         ": give them with --size, at most the program's own sizes";
+    // A kernel that reads a host loop's variable runs at some of the loop's values, at the
+    // target size and at the checking size: both must exist.
+    if (readsHostLoop(k) && k.notMeasurable.empty()) {
+      try {
+        for (const auto &at : {sizes[i], checkSizesOf(k, sizes[i], options)})
+          if (hostSamples(k, withGivenSizes(at, options)).empty() && k.notMeasurable.empty())
+            k.notMeasurable = "the host loops around its launch run no iteration with work for it at " +
+                              sizesId(at);
+      } catch (const ExprError &e) {
+        k.notMeasurable = std::string("the bounds of the host loops around its launch: ") + e.what() +
+                          " (give the function's sizes with --size)";
+      }
+    }
   }
   std::vector<std::vector<Variant>> spaces;
   for (const TuneKernel &k : kernels) {
@@ -350,9 +381,13 @@ int tuneOutput(const TuneOptions &options) {
     kr.kernel = &kernels[i];
     kr.sizes = sizes[i];
     kr.sizeOrigin = origins[i];
-    kr.checkSizes = checkSizes(kernels[i], kr.sizes, options.checkElements);
-    for (const auto &[name, value] : options.checkSizes)
-      if (kr.checkSizes.count(name)) kr.checkSizes[name] = value;
+    kr.checkSizes = checkSizesOf(kernels[i], kr.sizes, options);
+    try {
+      kr.samples = hostSamples(kernels[i], withGivenSizes(kr.sizes, options));
+      kr.checkSamples = hostSamples(kernels[i], withGivenSizes(kr.checkSizes, options));
+    } catch (const ExprError &) {  // not measured (above): the model sees the sizes alone
+    }
+    if (kr.samples.empty() || kr.checkSamples.empty()) kr.samples = {kr.sizes}, kr.checkSamples = {kr.checkSizes};
     modelKernel(run.device, kr, spaces[i], resources[i], options.model);
     for (size_t j = 0; j < kr.variants.size(); ++j)
       std::tie(kr.variants[j].cubin, kr.variants[j].lowered) = code[i][j];

@@ -153,7 +153,10 @@ bool translateConfig(const std::string &config, const std::string &outDir, const
   const std::string name = programName(outDir);
   files["CMakeLists.txt"] = projectCMake(name, options, hasMain, usesRtapi) +
                             projectCMakeInputs(name, options, !program.headers.empty());
-  files["manifest.json"] = manifest(options, program, kernels, hasMain, shells, t.outlined.parentOf);
+  std::map<std::string, HostLoops> hostLoops;
+  for (const OutlinedFunction &f : t.outlined.functions) hostLoops.merge(hostLoopsOfKernels(f));
+  files["manifest.json"] =
+      manifest(options, program, kernels, hasMain, shells, t.outlined.parentOf, hostLoops);
   files["runtime/rtcuda_runtime.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_runtime.h");
   if (usesRtapi)
     files["runtime/rtcuda_rtapi.h"] = readFile(fs::path(runtimeIncludeDir()) / "rtcuda_rtapi.h");

@@ -66,12 +66,28 @@ LoweredKernel functionShell(const OutlinedFunction &f, const std::vector<Lowered
 std::vector<LoweredKernel> userNamedKernels(const std::vector<LoweredKernel> &kernels,
                                             const OutlinedProgram &outlined);
 
+// A host loop around a launch of an outlined function's kernel (C expressions over the
+// function's parameters and outer loops' variables). The tuner times a kernel that reads such a
+// loop's variable at some of its values (docs/tuner.md, "Kernels in host loops").
+struct HostLoopRange {
+  std::string var, type, min, end;
+  long long step = 1;
+};
+struct HostLoops {
+  std::vector<HostLoopRange> loops;  // outermost first
+  bool conditional = false;          // the launch is under an if or a while inside them
+};
+// The host loops around the first launch of each of `f`'s kernels.
+std::map<std::string, HostLoops> hostLoopsOfKernels(const OutlinedFunction &f);
+
 // The manifest: what verify and the tuner read (JSON text). `functions` are the outlined
-// functions' shells; `parentOf` maps each outlined kernel to its function.
+// functions' shells; `parentOf` maps each outlined kernel to its function; `hostLoops` the
+// host loops around each outlined kernel's launch.
 std::string manifest(const Options &options, const ParsedProgram &program,
                      const std::vector<LoweredKernel> &kernels, bool hasMain,
                      const std::vector<LoweredKernel> &functions = {},
-                     const std::map<std::string, std::string> &parentOf = {});
+                     const std::map<std::string, std::string> &parentOf = {},
+                     const std::map<std::string, HostLoops> &hostLoops = {});
 
 // CMakeLists.txt of the output project.
 std::string projectCMake(const std::string &program, const Options &options, bool hasMain,

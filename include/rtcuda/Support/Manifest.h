@@ -27,12 +27,24 @@ struct ManifestTuning {
   int defaultValue = 0;
 };
 
+// A host loop around an outlined kernel's launch (`host_loops`, outermost first): its
+// variable, and its bounds as C expressions over the function's sizes and outer loops'
+// variables; `end` is exclusive (with a negative step, the loop runs while var > end).
+struct ManifestHostLoop {
+  std::string var, type, min, end;
+  long long step = 1;
+};
+
 struct ManifestKernel {
   std::string name, location, paramsHeader, launchFunction, macroPrefix;
   std::vector<ManifestParam> params;
   std::vector<std::string> gridIterations;
   std::vector<ManifestTuning> tuning;
   std::vector<std::string> passes, remarks;
+  // An outlined kernel: the host loops around its launch, and whether an if or a while inside
+  // them decides whether it is launched (`host_conditional`).
+  std::vector<ManifestHostLoop> hostLoops;
+  bool hostConditional = false;
   // An outlined function's kernels (`outlined_kernels`; empty for a kernel).
   std::vector<ManifestKernel> outlined;
 };

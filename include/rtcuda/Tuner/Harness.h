@@ -39,6 +39,9 @@ struct VariantLaunch {
   std::map<std::string, long long> defines;
   Geometry checkGeo;                     // at the checking size (compared with the reference)
   std::string cubin, lowered;            // compiled by rtcuda-tune (empty: the harness compiles)
+  // A kernel in host loops: the launch at each binding of MeasureJob's samples (checkSamples),
+  // in their order; empty otherwise (geo and checkGeo are the only launch).
+  std::vector<Geometry> sampleGeo, checkSampleGeo;
 };
 
 struct MeasureJob {
@@ -46,6 +49,9 @@ struct MeasureJob {
   std::string outDir, jobPath, refCache;
   std::map<std::string, long long> sizes;       // the target size: every variant is timed here
   std::map<std::string, long long> checkSizes;  // every variant is checked here (empty: sizes)
+  // A kernel that reads host loop variables: their values at each binding it is timed at (a
+  // timed run launches it at each in turn) and checked at (each checked on its own).
+  std::vector<std::map<std::string, long long>> samples, checkSamples;
   std::vector<VariantLaunch> variants;
   // The default point, run first when `crossCheck` (each variant's first run at the target size
   // must equal its output) or `selfReference` (no C function: an outlined kernel, whose

@@ -38,6 +38,20 @@ using Variant = std::vector<int>;
 // each outlined function (`notMeasurable` says why one cannot be measured on its own).
 std::vector<TuneKernel> loadKernels(const Manifest &m);
 
+// Whether the kernel reads the variable of a host loop around its launch (a parameter of role
+// "host": an outlined kernel in lu's pivot loop or fdtd-2d's time loop).
+bool readsHostLoop(const TuneKernel &k);
+// The bindings a kernel is measured at: `sizes` alone, or for a kernel that reads a host loop's
+// variable, `sizes` with the loops' variables at their first, middle and last iteration (an
+// inner loop at the same position of the range its outer values give), duplicates and values
+// where the kernel's grid is empty (the host skips those launches) left out. Each is checked
+// on its own; a timed run launches the kernel at all of them in turn. Throws ExprError when a
+// bound cannot be evaluated.
+std::vector<std::map<std::string, long long>> hostSamples(const TuneKernel &k,
+                                                          const std::map<std::string, long long> &sizes);
+// " at c0=0; c0=2047; c0=4094" for a kernel that reads a host loop's variable, else "".
+std::string samplesId(const TuneKernel &k, const std::vector<std::map<std::string, long long>> &samples);
+
 // Every combination of the tuning values (the first parameter varies slowest).
 std::vector<Variant> enumerateSpace(const TuneKernel &k);
 // At most `max` variants of `space`: all of them when it is that small, else the default point

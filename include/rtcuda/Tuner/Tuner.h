@@ -68,6 +68,9 @@ struct KernelResult {
   std::string chosenBy;                     // "measured", "model", or why the default stays
   std::string why;                          // the decision against the default point
   std::map<std::string, long long> checkSizes;  // where each variant is checked
+  // The bindings of sizes and host loop variables it is timed and checked at (hostSamples:
+  // {sizes} and {checkSizes} unless it reads a host loop's variable); the model uses the first.
+  std::vector<std::map<std::string, long long>> samples, checkSamples;
   size_t timed = 0, fromCache = 0;
   size_t rounds = 0;                        // rounds of successive halving run
   double seconds = 0;                       // compile share and measurement of this kernel

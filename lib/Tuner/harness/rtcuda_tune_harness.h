@@ -19,6 +19,7 @@
 // rtcuda-tune.
 #pragma once
 
+#include "rtcuda_tune_job.h"
 #include "rtcuda_tune_stats.h"
 #include "rtcuda_verify.h"
 
@@ -45,43 +46,6 @@ struct RefEntry {
   RefFn fn;
 };
 
-// One size of the job: 0 the small size every variant is checked at, 1 the target size.
-enum { Check = 0, Target = 1 };
-
-struct Param {
-  bool array = false;
-  std::string type, name, role;
-  long long count[2] = {0, 0};  // arrays: elements at each size
-  bool read = false, written = false;
-  long long value[2] = {0, 0};  // size scalars
-  alignas(8) unsigned char scalar[2][8] = {{0}, {0}};
-  void *host = nullptr, *ref = nullptr;  // the small size's inputs and expected outputs
-  void *targetRef = nullptr;             // the baseline's outputs at the target size
-  CUdeviceptr pristine[2] = {0, 0}, work[2] = {0, 0};
-  size_t bytes(int side = Check) const;
-};
-
-struct VariantJob {
-  std::string id;
-  long long threads = 0, grid[2][2] = {{0, 1}, {0, 1}};  // [side][x, y]
-  std::string cubin, lowered;  // compiled by rtcuda-tune ("-": compile here)
-  std::vector<std::string> defines;
-};
-
-struct Job {
-  std::string kernel, source, include, refCache;
-  std::vector<Param> params;
-  std::vector<VariantJob> variants;
-  VariantJob baseline;          // the default point (empty id: none)
-  bool selfReference = false;   // no C function: the baseline's output is the reference
-  bool crossCheck = false;      // compare each variant's target output with the baseline's
-  double cutoffUs = 0;          // a first target run slower than this is not timed further
-  unsigned seed = 1;
-  long long reduction[2] = {1, 1};
-  int reps = 20, warmup = 2;
-  bool flush = true;
-};
-
 // ---- JSON output -------------------------------------------------------------------------
 
 inline std::string jsonString(const std::string &s) {
@@ -104,101 +68,6 @@ inline const char *cuName(CUresult r) {
   const char *s = nullptr;
   cuGetErrorName(r, &s);
   return s ? s : "CUDA_ERROR_UNKNOWN";
-}
-
-// ---- element types -------------------------------------------------------------------------
-
-// Calls f(T()) with the C type named `t` ("unsigned_int" for "unsigned int").
-template <class F> bool withType(const std::string &t, F f) {
-  if (t == "float") f(float());
-  else if (t == "double") f(double());
-  else if (t == "int" || t == "signed" || t == "signed_int") f(int());
-  else if (t == "unsigned_int" || t == "unsigned") f(unsigned());
-  else if (t == "long" || t == "long_int") f(long());
-  else if (t == "unsigned_long") f((unsigned long)0);
-  else if (t == "long_long") f((long long)0);
-  else if (t == "unsigned_long_long") f((unsigned long long)0);
-  else if (t == "short") f(short());
-  else if (t == "unsigned_short") f((unsigned short)0);
-  else if (t == "char" || t == "signed_char") f(char());
-  else if (t == "unsigned_char") f((unsigned char)0);
-  else if (t == "size_t") f(size_t());
-  else return false;
-  return true;
-}
-
-inline size_t typeSize(const std::string &t) {
-  size_t n = 0;
-  withType(t, [&](auto v) { n = sizeof(v); });
-  return n;
-}
-
-inline size_t Param::bytes(int side) const {
-  return size_t(count[side] > 0 ? count[side] : 0) * typeSize(type);
-}
-
-// ---- the job file ----------------------------------------------------------------------------
-
-inline bool readJob(const char *path, Job &job, std::string &error) {
-  std::ifstream in(path);
-  if (!in) {
-    error = std::string("cannot read job file ") + path;
-    return false;
-  }
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string key;
-    ls >> key;
-    auto rest = [&]() {
-      std::string r;
-      std::getline(ls, r);
-      return r.empty() ? r : r.substr(1);
-    };
-    if (key == "kernel") ls >> job.kernel;
-    else if (key == "source") job.source = rest();
-    else if (key == "include") job.include = rest();
-    else if (key == "refcache") job.refCache = rest();
-    else if (key == "seed") ls >> job.seed;
-    else if (key == "reduction") ls >> job.reduction[Check] >> job.reduction[Target];
-    else if (key == "reference") job.selfReference = rest() == "baseline";
-    else if (key == "crosscheck") ls >> job.crossCheck;
-    else if (key == "cutoff") ls >> job.cutoffUs;
-    else if (key == "reps") ls >> job.reps;
-    else if (key == "warmup") ls >> job.warmup;
-    else if (key == "flush") ls >> job.flush;
-    else if (key == "array") {
-      Param p;
-      std::string access;
-      p.array = true;
-      ls >> p.type >> p.name >> p.count[Check] >> p.count[Target] >> access;
-      p.read = access.find('r') != std::string::npos;
-      p.written = access.find('w') != std::string::npos;
-      job.params.push_back(p);
-    } else if (key == "scalar") {
-      Param p;
-      ls >> p.type >> p.name >> p.role >> p.value[Check] >> p.value[Target];
-      job.params.push_back(p);
-    } else if (key == "variant" || key == "baseline") {
-      // id threads target-grid-x target-grid-y check-grid-x check-grid-y cubin lowered n defines
-      VariantJob v;
-      size_t n = 0;
-      ls >> v.id >> v.threads >> v.grid[Target][0] >> v.grid[Target][1] >> v.grid[Check][0] >>
-          v.grid[Check][1] >> v.cubin >> v.lowered >> n;
-      if (v.cubin == "-") v.cubin.clear();
-      for (size_t i = 0; i < n; ++i) {
-        std::string d;
-        ls >> d;
-        v.defines.push_back("-D" + d);
-      }
-      (key == "variant" ? job.variants.push_back(v) : void(job.baseline = v));
-    }
-  }
-  if (job.kernel.empty() || job.source.empty()) {
-    error = std::string("incomplete job file ") + path;
-    return false;
-  }
-  return true;
 }
 
 // ---- the device ------------------------------------------------------------------------------
@@ -416,10 +285,20 @@ private:
 
   bool prepare(Device &device, std::string &error);
   bool reference(std::string &error);
-  // Runs `f` once at `side` from the pristine inputs; a CUDA error in `r`.
-  CUresult runOnce(CUfunction f, const VariantJob &v, int side, float *ms = nullptr);
-  // Compares the outputs at `side` with `want(p)`; the number of differing elements.
-  long long compare(int side, const std::string &where, std::string &badArrays);
+  // A kernel in host loops is run at each of its samples (values of the loop variables); any
+  // other kernel has one sample, its sizes.
+  size_t samples(int side) const { return std::max<size_t>(1, job_.samples[side].size()); }
+  // Launches `f` at sample `i` of `side` (its loop variables set, its grid), nothing when the
+  // grid is empty (the host skips such a launch too).
+  CUresult launchAt(CUfunction f, const VariantJob &v, int side, size_t i);
+  // " at c0=17" for sample `i` of a kernel in host loops, else "".
+  std::string sampleName(int side, size_t i) const;
+  // Runs `f` from the pristine inputs at `side`: at sample `sample`, or at every sample in turn
+  // (-1); a CUDA error in `r`; `ms` the time of the launches.
+  CUresult runOnce(CUfunction f, const VariantJob &v, int side, float *ms = nullptr, long sample = -1);
+  // Compares the outputs at `side` (after check sample `sample`) with the expected ones; the
+  // number of differing elements.
+  long long compare(int side, const std::string &where, std::string &badArrays, size_t sample = 0);
   // The baseline's run: the reference at the small size (self-reference) and at the target.
   bool runBaseline(Device &device, std::string &error);
   // Returns false when the CUDA context is no longer usable.
@@ -527,13 +406,41 @@ inline bool Runner::prepare(Device &device, std::string &error) {
   return reference(error);
 }
 
-inline CUresult Runner::runOnce(CUfunction f, const VariantJob &v, int side, float *ms) {
+inline CUresult Runner::launchAt(CUfunction f, const VariantJob &v, int side, size_t i) {
+  if (i < job_.samples[side].size())
+    for (const auto &[name, value] : job_.samples[side][i])
+      for (Param &p : job_.params)
+        if (!p.array && p.name == name)
+          withType(p.type, [&](auto zero) {
+            decltype(zero) t = decltype(zero)(value);
+            std::memcpy(p.scalar[side], &t, sizeof t);
+          });
+  bool sampled = !v.sampleGrid[side].empty();
+  long long gx = sampled ? v.sampleGrid[side][2 * i] : v.grid[side][0];
+  long long gy = sampled ? v.sampleGrid[side][2 * i + 1] : v.grid[side][1];
+  if (gx == 0 || gy == 0) return CUDA_SUCCESS;
+  // The arguments are copied at the launch: the next sample may change the scalars.
+  return cuLaunchKernel(f, unsigned(gx), unsigned(gy), 1, unsigned(v.threads), 1, 1, 0, nullptr,
+                        launchArgs_[side].data(), nullptr);
+}
+
+inline std::string Runner::sampleName(int side, size_t i) const {
+  if (i >= job_.samples[side].size()) return "";
+  std::string out = " at";
+  for (const auto &[name, value] : job_.samples[side][i]) out += " " + name + "=" + std::to_string(value);
+  return out;
+}
+
+inline CUresult Runner::runOnce(CUfunction f, const VariantJob &v, int side, float *ms, long sample) {
   for (Param &p : job_.params)
     if (p.array && p.bytes(side)) cuMemcpyDtoD(p.work[side], p.pristine[side], p.bytes(side));
   CUevent a = nullptr, b = nullptr;
   if (ms) cuEventCreate(&a, CU_EVENT_DEFAULT), cuEventCreate(&b, CU_EVENT_DEFAULT), cuEventRecord(a, nullptr);
-  CUresult r = cuLaunchKernel(f, unsigned(v.grid[side][0]), unsigned(v.grid[side][1]), 1,
-                              unsigned(v.threads), 1, 1, 0, nullptr, launchArgs_[side].data(), nullptr);
+  CUresult r = CUDA_SUCCESS;
+  for (size_t i = sample < 0 ? 0 : size_t(sample); r == CUDA_SUCCESS && i < samples(side); ++i) {
+    r = launchAt(f, v, side, i);
+    if (sample >= 0) break;
+  }
   if (ms) cuEventRecord(b, nullptr);
   if (r == CUDA_SUCCESS) r = cuCtxSynchronize();
   if (ms) {
@@ -543,7 +450,8 @@ inline CUresult Runner::runOnce(CUfunction f, const VariantJob &v, int side, flo
   return r;
 }
 
-inline long long Runner::compare(int side, const std::string &where, std::string &badArrays) {
+inline long long Runner::compare(int side, const std::string &where, std::string &badArrays,
+                                 size_t sample) {
   rtcuda_verify::Session s;
   s.maxReports = 3;
   long long bad = 0;
@@ -552,7 +460,9 @@ inline long long Runner::compare(int side, const std::string &where, std::string
     if (side == Target && !p.written) continue;  // inputs are checked at the small size
     if (got_.size() < p.bytes(side)) got_.resize(p.bytes(side));
     cuMemcpyDtoH(got_.data(), p.work[side], p.bytes(side));
-    const void *want = side == Target ? p.targetRef : p.written ? p.ref : p.host;
+    const void *want = side == Target ? p.targetRef
+                       : p.written    ? (sample ? p.sampleRef[sample] : p.ref)
+                                      : p.host;
     // The same bytes compare equal element by element: the inputs, and arrays of fixed extents
     // (PolyBench's), most of which a check at the small size leaves as they were, cost a memcmp.
     if (std::memcmp(got_.data(), want, p.bytes(side)) == 0) continue;
@@ -574,12 +484,17 @@ inline bool Runner::runBaseline(Device &device, std::string &error) {
   Loaded l;
   load(job_, source_, b, device.major, device.minor, l);
   if (!l.error.empty()) return error = "the default point " + b.id + ": " + l.error, false;
-  if (job_.selfReference) {
-    CUresult r = runOnce(l.f, b, Check);
-    if (r != CUDA_SUCCESS) return error = "the default point " + b.id + " failed: " + cuName(r), false;
-    for (Param &p : job_.params)
-      if (p.array && p.written && p.bytes()) cuMemcpyDtoH(p.ref, p.work[Check], p.bytes());
-  }
+  if (job_.selfReference)
+    for (size_t i = 0; i < samples(Check); ++i) {
+      CUresult r = runOnce(l.f, b, Check, nullptr, long(i));
+      if (r != CUDA_SUCCESS)
+        return error = "the default point " + b.id + " failed" + sampleName(Check, i) + ": " + cuName(r), false;
+      for (Param &p : job_.params)
+        if (p.array && p.written && p.bytes()) {
+          if (i) p.sampleRef.resize(samples(Check), nullptr), p.sampleRef[i] = std::malloc(p.bytes());
+          cuMemcpyDtoH(i ? p.sampleRef[i] : p.ref, p.work[Check], p.bytes());
+        }
+    }
   if (job_.crossCheck) {
     CUresult r = runOnce(l.f, b, Target);
     if (r != CUDA_SUCCESS)
@@ -618,25 +533,35 @@ inline bool Runner::measure(Device &device, const VariantJob &v) {
     return finish("infeasible", "the compiled kernel allows " + std::to_string(maxThreads) +
                                     " threads per block and " + std::to_string(blocks) +
                                     " resident blocks per SM"), true;
-  for (int side : {Check, Target})
-    if (v.grid[side][0] == 0 || v.grid[side][1] == 0)
+  for (int side : {Check, Target}) {
+    bool work = false;
+    for (size_t i = 0; i < samples(side); ++i)
+      work |= v.sampleGrid[side].empty() ? v.grid[side][0] && v.grid[side][1]
+                                         : v.sampleGrid[side][2 * i] && v.sampleGrid[side][2 * i + 1];
+    if (!work)
       return finish("infeasible", std::string("empty grid at the ") +
                                       (side == Check ? "checking" : "target") + " size"), true;
-  // One run from the initial contents at the small size, compared with the reference.
-  CUresult r = runOnce(f, v, Check);
-  if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES || r == CUDA_ERROR_INVALID_VALUE)
-    return finish("launch-error", std::string("launch failed: ") + cuName(r)), true;
-  if (r != CUDA_SUCCESS) return finish("crash", std::string("the kernel failed: ") + cuName(r)), false;
+  }
+  // One run from the initial contents at the small size (at each sample of a kernel in host
+  // loops, each from the initial contents), compared with the reference.
   std::string badArrays;
-  long long bad = compare(Check, v.id, badArrays);
-  if (bad)
-    return finish("wrong", std::to_string(bad) + " element(s) differ from the " +
-                               (job_.selfReference ? "default point's output" : "sequential C") +
-                               " at the checking size (" + badArrays + ")"), true;
+  long long bad = 0;
+  for (size_t i = 0; i < samples(Check); ++i) {
+    CUresult r = runOnce(f, v, Check, nullptr, long(i));
+    if (r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES || r == CUDA_ERROR_INVALID_VALUE)
+      return finish("launch-error", std::string("launch failed: ") + cuName(r)), true;
+    if (r != CUDA_SUCCESS)
+      return finish("crash", std::string("the kernel failed") + sampleName(Check, i) + ": " + cuName(r)), false;
+    bad = compare(Check, v.id + sampleName(Check, i), badArrays, i);
+    if (bad)
+      return finish("wrong", std::to_string(bad) + " element(s) differ from the " +
+                                 (job_.selfReference ? "default point's output" : "sequential C") +
+                                 " at the checking size" + sampleName(Check, i) + " (" + badArrays + ")"), true;
+  }
   // The first run at the target size, from the initial contents: timed (a variant much slower
   // than the best is not timed further) and, in the final round, compared with the baseline.
   float firstMs = 0;
-  r = runOnce(f, v, Target, &firstMs);
+  CUresult r = runOnce(f, v, Target, &firstMs);
   if (r != CUDA_SUCCESS)
     return finish("crash", std::string("the kernel failed at the target size: ") + cuName(r)), false;
   if (haveTargetRef_) {
@@ -660,9 +585,11 @@ inline bool Runner::measure(Device &device, const VariantJob &v) {
   }
   // Timing at the target size: warm-up, then each repetition between two events, the L2
   // flushed before it.
-  unsigned gx = unsigned(v.grid[Target][0]), gy = unsigned(v.grid[Target][1]), bx = unsigned(v.threads);
-  void **args = launchArgs_[Target].data();
-  for (int i = 0; i < job_.warmup; ++i) cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr);
+  // A kernel in host loops: one run launches it at every sample in turn.
+  auto launchAll = [&]() {
+    for (size_t s = 0; s < samples(Target); ++s) launchAt(f, v, Target, s);
+  };
+  for (int i = 0; i < job_.warmup; ++i) launchAll();
   int reps = std::max(job_.reps, 1);
   std::vector<CUevent> start(reps), stop(reps);
   for (int i = 0; i < reps; ++i) {
@@ -672,7 +599,7 @@ inline bool Runner::measure(Device &device, const VariantJob &v) {
   for (int i = 0; i < reps; ++i) {
     if (flush_) cuMemsetD32Async(flush_, unsigned(i), flushBytes_ / 4, nullptr);
     cuEventRecord(start[i], nullptr);
-    cuLaunchKernel(f, gx, gy, 1, bx, 1, 1, 0, nullptr, args, nullptr);
+    launchAll();
     cuEventRecord(stop[i], nullptr);
   }
   r = cuCtxSynchronize();

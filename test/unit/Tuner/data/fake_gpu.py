@@ -5,8 +5,9 @@
 # "noise": 0.01, "status": "ok", "sleep": 0.2}}; a missing variant takes 100 us; "sleep" holds
 # its answer back that many seconds). "noise" moves each
 # measurement's median by a seeded random share up to that much, as repeated runs do. Every
-# variant it is asked for goes into <output>/fake_log.txt with the job's round settings and the
-# array sizes of the checked and the timed run, so a test can see what was asked.
+# variant it is asked for goes into <output>/fake_log.txt with the job's round settings, the
+# array sizes of the checked and the timed run and the host loop values of a kernel in host
+# loops, so a test can see what was asked.
 import json
 import random
 import sys
@@ -25,7 +26,7 @@ if len(sys.argv) < 2 or sys.argv[1] == "--device-info":
           "l2_bytes": 52428800, "driver": "13.0", "nvrtc": "13.0"})
     sys.exit(0)
 
-job = {"arrays": [], "variants": []}
+job = {"arrays": [], "variants": [], "samples": []}
 for line in open(sys.argv[1]):
     words = line.split()
     if not words:
@@ -38,6 +39,8 @@ for line in open(sys.argv[1]):
         job["variants"].append(words[1])
     elif words[0] == "baseline":
         job["baseline"] = words[1]
+    elif words[0] == "sample":   # a kernel in host loops: "sample check t=3"
+        job["samples"].append(words[1] + ":" + ",".join(words[2:]))
 try:
     times = json.load(open(job["include"] + "/fake_times.json"))
 except OSError:
@@ -49,9 +52,9 @@ for vid in job["variants"]:
     t = times.get(vid, {})
     checked = ",".join(a[1] for a in job["arrays"])
     timed = ",".join(a[2] for a in job["arrays"])
-    log.write("variant %s reps %s crosscheck %s reference %s baseline %s checked %s timed %s\n" % (
+    log.write("variant %s reps %s crosscheck %s reference %s baseline %s checked %s timed %s%s\n" % (
         vid, job.get("reps"), job.get("crosscheck"), job.get("reference"), job.get("baseline", "-"),
-        checked, timed))
+        checked, timed, " samples " + " ".join(job["samples"]) if job["samples"] else ""))
     log.flush()
     time.sleep(t.get("sleep", 0))   # a slow variant, for the --kernel-seconds limit
     status = t.get("status", "ok")
