@@ -3,7 +3,7 @@
 // (NaN-poisoned output first), CUDA events, 5 warm-up runs, median of 20.
 //   rtcuda translate examples/matmul/std/config.yaml -o out/mm
 //   nvcc -O3 -arch=sm_90 -I out/mm -I out/mm/runtime [-DMM_TILE_K=..] bench/sgemm_generated.cu \
-//     -lcublas -o sgemm_generated && ./sgemm_generated [label [check|small]]
+//     -lcublas -o sgemm_generated && ./sgemm_generated [label [check|small|all [seed]]]
 // With `check` only the sizes that are checked and not timed run, with `small` only those under
 // 500 (for compute-sanitizer's memcheck and racecheck).
 // Sizes: 4096^3, PolyBench LARGE's gemm (C 1000x1100, A 1000x1200, B 1200x1100), odd primes,
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -52,11 +53,14 @@ int main(int argc, char **argv) {
                           {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false},
                           {1000, 1200, 1100, 1, false}};
   const std::string mode = argc > 2 ? argv[2] : "";
-  const bool checkOnly = mode == "check" || mode == "small";
+  const bool checkOnly = mode == "check" || mode == "small";  // "all" (or nothing): every size
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-  std::mt19937 rng(20261124);
+  // Fresh inputs every run unless a seed is given (printed, so a run can be repeated).
+  const unsigned seed = argc > 3 ? (unsigned)strtoul(argv[3], nullptr, 10) : std::random_device{}();
+  printf("seed %u\n", seed);
+  std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   int failures = 0;
   for (Size z : sizes) {

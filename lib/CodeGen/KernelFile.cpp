@@ -13,17 +13,18 @@ namespace rtcuda {
 
 std::string paramsHeaderName(const ir::Kernel &k) { return k.name + "_params.h"; }
 
-ir::Kernel smallGridKernel(const ir::Kernel &k) {
+ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i) {
+  const std::string number = i ? std::to_string(i + 1) : "";
   ir::Kernel sg = k;
-  sg.name = k.name + "_small_grid";
-  sg.macroPrefix = k.macroPrefix + "_SG";
-  sg.smallGridPoint.clear();
+  sg.name = k.name + "_small_grid" + number;
+  sg.macroPrefix = k.macroPrefix + "_SG" + number;
+  sg.alternatives.clear();
   sg.tuning.clear();
   std::map<std::string, ir::Expr> renamed;
   for (const ir::TuningParam &t : k.tuning) {
     ir::TuningParam p = t;
     p.macro = sg.macro(t.name);
-    for (const auto &[name, value] : k.smallGridPoint)
+    for (const auto &[name, value] : k.alternatives.at(i))
       if (name == t.name) p.defaultValue = value;
     renamed[t.macro] = ir::var(p.macro);
     sg.tuning.push_back(p);
@@ -57,14 +58,19 @@ std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, in
     if (p.values.size() > 8) out << ", ... " << p.values.back();
     out << "\n#ifndef " << p.macro << "\n#define " << p.macro << " " << value << "\n#endif\n";
   }
-  if (!k.smallGridPoint.empty()) {
-    out << "\n// " << k.name << "_small_grid: the launch takes it when " << k.macro("SMALL_GRID")
-        << " is 1 and the grid of the point above\n// has fewer blocks than the GPU has SMs "
-        << "(RegisterTiling.md, Tile and size); its point (not tuned). Off by default:\n"
-        << "// rtcuda verify and rtcuda-tune check the tuning points, which it would replace.\n"
-        << "#ifndef " << k.macro("SMALL_GRID") << "\n#define " << k.macro("SMALL_GRID") << " 0\n#endif\n";
-    for (const ir::TuningParam &p : smallGridKernel(k).tuning)
-      out << "#ifndef " << p.macro << "\n#define " << p.macro << " " << p.defaultValue << "\n#endif\n";
+  if (!k.alternatives.empty()) {
+    out << "\n// Alternative instantiations (RegisterTiling.md, Tile and size), each at its own point\n"
+        << "// (not tuned). " << k.macro("SMALL_GRID") << ": 0 never; 1 where the grid of the point "
+        << "above has fewer\n// blocks than the GPU has SMs, the one whose grid fills most SMs "
+        << "without passing\n// their count; 2";
+    for (size_t i = 1; i < k.alternatives.size(); ++i) out << ", " << i + 2;
+    out << ": always " << alternativeKernel(k, 0).name;
+    for (size_t i = 1; i < k.alternatives.size(); ++i) out << ", " << alternativeKernel(k, i).name;
+    out << " (rtcuda verify and\n// rtcuda-tune check each of them, whatever this value).\n"
+        << "#ifndef " << k.macro("SMALL_GRID") << "\n#define " << k.macro("SMALL_GRID") << " 1\n#endif\n";
+    for (size_t i = 0; i < k.alternatives.size(); ++i)
+      for (const ir::TuningParam &p : alternativeKernel(k, i).tuning)
+        out << "#ifndef " << p.macro << "\n#define " << p.macro << " " << p.defaultValue << "\n#endif\n";
   }
   return out.str();
 }
@@ -199,11 +205,11 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
           << "',\n// run before it when its blocks along y add into them.\n"
           << companion("_init", k.prologue) << "\n";
     out << ir::printKernel(k, ir::PrintMode::Cuda);
-    if (!lk.kernel.smallGridPoint.empty()) {
-      const ir::Kernel sg = nameDerivedSizes(smallGridKernel(lk.kernel));
+    for (size_t i = 0; i < lk.kernel.alternatives.size(); ++i) {
+      const ir::Kernel sg = nameDerivedSizes(alternativeKernel(lk.kernel, i));
       out << "\n// Kernel '" << sg.name << "': '" << k.name << "' at the point " << sg.macroPrefix
-          << "_* (" << paramsHeaderName(k) << "),\n// launched instead of it when its grid has fewer "
-          << "blocks than the GPU has SMs.\n"
+          << "_* (" << paramsHeaderName(k) << "),\n// launched instead of it by the rule of "
+          << k.macro("SMALL_GRID") << " there.\n"
           << ir::printKernel(sg, ir::PrintMode::Cuda);
     }
     if (k.finish)

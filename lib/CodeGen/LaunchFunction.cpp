@@ -166,21 +166,39 @@ std::string launchFunction(const LoweredKernel &lk) {
     out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
     return out.str();
   };
-  if (k.smallGridPoint.empty()) {
+  if (k.alternatives.empty()) {
     out << launchOne(k);
   } else {
-    // RegisterTiling's second instantiation where the default tile's grid leaves SMs idle.
+    // Alternative instantiations (RegisterTiling's small-grid tiles), chosen by <NAME>_SMALL_GRID
+    // (ir::Kernel::alternatives): where the point's grid leaves SMs idle, the alternative whose
+    // grid fills most SMs without passing their count.
     auto indented = [](const std::string &text) {
       std::string r;
       std::istringstream lines(text);
       for (std::string line; std::getline(lines, line);) r += "  " + line + "\n";
       return r;
     };
-    out << "  if (" << k.macro("SMALL_GRID") << " && rtcuda_ceil_div("
-        << wide(k.grid[0].iterations, k) << ", " << ir::print(k.grid[0].perBlock)
-        << ") < rtcuda_sm_count()) {\n"
-        << indented(launchOne(smallGridKernel(k))) << "  } else {\n"
-        << indented(launchOne(k)) << "  }\n";
+    auto blocks = [&](const ir::Kernel &kk) {
+      return "rtcuda_ceil_div(" + wide(kk.grid[0].iterations, kk) + ", " +
+             ir::print(kk.grid[0].perBlock) + ")";
+    };
+    const std::string select = k.macro("SMALL_GRID");
+    out << "  long long rtcuda_choice = -1;  // -1: '" << k.name << "' at its tuning point\n"
+        << "  if (" << select << " >= 2) {\n    rtcuda_choice = " << select << " - 2;\n"
+        << "  } else if (" << select << " == 1 && " << blocks(k) << " < rtcuda_sm_count()) {\n"
+        << "    long long rtcuda_best = 0;\n";
+    for (size_t i = 0; i < k.alternatives.size(); ++i)
+      out << "    const long long rtcuda_blocks_" << i << " = " << blocks(alternativeKernel(k, i))
+          << ";\n    if (rtcuda_blocks_" << i << " <= rtcuda_sm_count() && rtcuda_blocks_" << i
+          << " > rtcuda_best) {\n      rtcuda_best = rtcuda_blocks_" << i
+          << ";\n      rtcuda_choice = " << i << ";\n    }\n";
+    out << "  }\n  if (rtcuda_choice == -1) {\n" << indented(launchOne(k));
+    for (size_t i = 0; i < k.alternatives.size(); ++i)
+      out << "  } else if (rtcuda_choice == " << i << ") {\n"
+          << indented(launchOne(alternativeKernel(k, i)));
+    out << "  } else {\n    fprintf(stderr, \"%s: error: " << select << " = %lld names no instantiation of '"
+        << k.name << "' (0 to " << k.alternatives.size() + 1 << ")\\n\", where, rtcuda_choice + 2);\n"
+        << "    exit(1);\n  }\n";
   }
   // The statements after the loop nest: once, after every block (also when none ran).
   if (k.finish) {

@@ -168,6 +168,20 @@ json kernelEntry(const LoweredKernel &lk) {
   json tuning = json::object();
   for (const ir::TuningParam &t : k.tuning)
     tuning[t.name] = {{"macro", t.macro}, {"values", t.values}, {"default", t.defaultValue}};
+  // Alternative instantiations chosen at launch (ir::Kernel::alternatives): verify and the
+  // tuner run each by setting the selecting macro to its value.
+  json alternatives = json::array();
+  for (size_t i = 0; i < k.alternatives.size(); ++i) {
+    const ir::Kernel alt = alternativeKernel(k, i);
+    json altGrid = json::array(), point = json::object();
+    for (const ir::LaunchDim &d : alt.grid)
+      altGrid.push_back({{"iterations", text(d.iterations)}, {"per_block", text(d.perBlock)},
+                         {"max_blocks", d.maxBlocks}});
+    for (const ir::TuningParam &t : alt.tuning) point[t.macro] = t.defaultValue;
+    alternatives.push_back({{"name", alt.name}, {"select_macro", k.macro("SMALL_GRID")},
+                            {"select_value", int(i) + 2}, {"grid", altGrid},
+                            {"block_threads", text(alt.blockThreads)}, {"point", point}});
+  }
   return {{"name", k.name},
           {"location", k.loc.str()},
           {"params_header", paramsHeaderName(k)},
@@ -178,6 +192,7 @@ json kernelEntry(const LoweredKernel &lk) {
           {"block_threads", text(k.blockThreads)},
           {"passes", k.passes},
           {"tuning", tuning},
+          {"alternatives", alternatives},
           {"remarks", k.remarks},
           {"options",
            {{"collapse", lk.options.collapse}, {"merge", lk.options.merge},
@@ -234,6 +249,7 @@ std::string manifest(const Options &options, const ParsedProgram &program,
         part["host_loops"] = loops;
         if (around->second.conditional) part["host_conditional"] = true;
       }
+      for (const json &alt : part["alternatives"]) entry["alternatives"].push_back(alt);
       parts.push_back(part);
     }
     entry["outlined_kernels"] = parts;

@@ -155,6 +155,24 @@ Manifest readManifest(const std::string &outDir) {
         mk.hostLoops.push_back(hl);
       }
       mk.hostConditional = k.value("host_conditional", false);
+      for (const json &a : k.value("alternatives", json::array())) {
+        ManifestAlternative alt;
+        alt.name = c.identifier(where + "alternatives[].name", a.at("name"));
+        alt.selectMacro = c.identifier(where + "alternatives[].select_macro", a.at("select_macro"));
+        alt.selectValue = a.at("select_value");
+        if (alt.selectValue < 2)
+          c.bad(where + "alternatives[].select_value", std::to_string(alt.selectValue),
+                "0 and 1 choose no alternative");
+        for (const json &g : a.at("grid")) {
+          alt.gridIterations.push_back(c.expression(where + "alternatives[].grid[].iterations", g.at("iterations")));
+          alt.gridPerBlock.push_back(c.expression(where + "alternatives[].grid[].per_block", g.at("per_block")));
+          alt.gridMaxBlocks.push_back(g.value("max_blocks", 2147483647LL));
+        }
+        alt.blockThreads = c.expression(where + "alternatives[].block_threads", a.value("block_threads", ""));
+        for (const auto &[macro, value] : a.at("point").items())
+          alt.point.push_back({c.identifier(where + "alternatives[].point", macro), value.get<int>()});
+        mk.alternatives.push_back(alt);
+      }
       return mk;
     };
     for (const json &k : j.at("kernels")) m.kernels.push_back(entry(k));

@@ -77,30 +77,45 @@ bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
 // Grids with fewer blocks than the GPU has SMs leave SMs idle and give the others one block of
 // 8 warps, too few to hide latency. Measured on an H100 (docs/performance.md, session 7): at
 // 1000 x 1100 the default 128 x 128 tile ran 0.54-0.59x cuBLAS SGEMM, a 96 x 128 tile of 384
-// threads with 8 x 4 results each and TILE_K 16 (99 blocks of 12 warps) 0.677x, and 0.525x
-// against 0.39-0.46x at 997 x 1009; at 4096^3 it ran 0.60x against the default's 0.81x. So the
-// kernel gets that point as a second instantiation, which the launch takes for small grids,
-// where every value lies in the kernel's tuning space (a config that narrows the space keeps
-// one instantiation). The macro <PREFIX>_SMALL_GRID (1 in the params header, not a tuning
-// parameter: it would double a space the tuner already samples) set to 0 turns it off.
-void addSmallGridPoint(Kernel &k, const KernelOptions &o) {
-  const std::vector<std::pair<std::string, int>> point = {
-      {"BLOCKSIZE", 384}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16}};
+// threads with 8 x 4 results each and TILE_K 16 (99 blocks of 12 warps) 0.677x, a 128 x 64 tile
+// of 256 threads, 8 x 4, TILE_K 16 (144 blocks) 0.618x; at 997 x 1009 the 96 x 128 tile (88
+// blocks) 0.525x, the 128 x 64 one (128 blocks) 0.626x, the default 0.39-0.46x; at 4096^3 both
+// ran 0.60-0.69x against the default's 0.81x. So the kernel gets both points as alternative
+// instantiations, and the launch takes, where the default grid is small, the one whose grid
+// fills most SMs without passing their count (LaunchFunction.cpp). A point whose values are
+// not all in the kernel's tuning space (a config that narrows it) is left out. The macro
+// <PREFIX>_SMALL_GRID (not a tuning parameter: it would multiply a space the tuner already
+// samples) set to 0 turns them off; verify and the tuner check each instantiation.
+void addSmallGridPoints(Kernel &k, const KernelOptions &o) {
+  using Point = std::vector<std::pair<std::string, int>>;
+  const std::vector<Point> points = {
+      {{"BLOCKSIZE", 384}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16}},
+      {{"BLOCKSIZE", 256}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 16}, {"TILE_K", 16}}};
   if (k.finish || k.prologue || !k.buffers.empty() || k.grid.size() != 1) return;
-  // BLOCKSIZE's space is built after the passes (Pipeline.cpp): its configured range.
-  if (384 < o.blockSize.min || 384 > (o.blockSize.max == 0 ? 1024 : o.blockSize.max)) return;
-  for (const auto &[name, value] : point) {
-    if (name == "BLOCKSIZE") continue;
-    auto t = std::find_if(k.tuning.begin(), k.tuning.end(),
-                          [&](const TuningParam &p) { return p.name == name; });
-    if (t == k.tuning.end() || std::find(t->values.begin(), t->values.end(), value) == t->values.end())
-      return;
+  std::string names;
+  for (const Point &point : points) {
+    bool inSpace = true;
+    for (const auto &[name, value] : point) {
+      if (name == "BLOCKSIZE") {  // its space is built after the passes (Pipeline.cpp)
+        inSpace &= value >= o.blockSize.min && value <= (o.blockSize.max == 0 ? 1024 : o.blockSize.max);
+        continue;
+      }
+      auto t = std::find_if(k.tuning.begin(), k.tuning.end(),
+                            [&](const TuningParam &p) { return p.name == name; });
+      inSpace &= t != k.tuning.end() &&
+                 std::find(t->values.begin(), t->values.end(), value) != t->values.end();
+    }
+    if (!inSpace) continue;
+    k.alternatives.push_back(point);
+    std::string text;
+    for (const auto &[name, value] : point) text += (text.empty() ? "" : ", ") + name + " " + std::to_string(value);
+    names += std::string(names.empty() ? "" : "; ") + k.name + "_small_grid" +
+             (k.alternatives.size() > 1 ? std::to_string(k.alternatives.size()) : "") + " at " + text;
   }
-  k.smallGridPoint = point;
-  k.remarks.push_back("register tiling: where the grid has fewer blocks than the GPU has SMs, "
-                      "the launch takes " + k.name + "_small_grid, the same kernel at " +
-                      "BLOCKSIZE 384, MERGE_LEVEL 8, SKEW_LEVEL 4, THREAD_COLS 32, TILE_K 16 "
-                      "(96 x 128 per block; " + k.macro("SMALL_GRID") + "=0: never)");
+  if (!names.empty())
+    k.remarks.push_back("register tiling: where the grid has fewer blocks than the GPU has SMs, "
+                        "the launch takes the instantiation whose grid fills most SMs without "
+                        "passing their count: " + names + " (" + k.macro("SMALL_GRID") + "=0: never)");
 }
 
 }  // namespace
@@ -348,7 +363,7 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   // With two buffers 8 measured best on an H100 (128 registers: two blocks of 256 threads per
   // SM; 16 needs 172, one block), bench/results/h100-2026-11-24-sgemm-3.
   out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 8)});
-  addSmallGridPoint(out, ctx.options);
+  addSmallGridPoints(out, ctx.options);
   out.remarks.push_back("register tiling: a block computes (" + k.macro("BLOCKSIZE") + " / " +
                         k.macro("THREAD_COLS") + " * " + k.macro("MERGE_LEVEL") + ") x (" +
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +

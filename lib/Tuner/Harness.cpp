@@ -250,6 +250,7 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
         for (const Geometry &g : *geos) out << " " << g.blocks[0] << " " << g.blocks[1];
       }
     }
+    if (!v.kernel.empty()) out << " kernel " << v.kernel;
     out << "\n";
   };
   if (!job.baseline.id.empty()) line("baseline", job.baseline);

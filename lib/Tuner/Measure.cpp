@@ -306,4 +306,69 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
   return finished;
 }
 
+bool checkAlternatives(Measuring &ms, KernelResult &kr) {
+  const TuneKernel &k = *kr.kernel;
+  if (k.k.alternatives.empty() || !k.notMeasurable.empty()) return true;
+  MeasureJob job;
+  job.kernel = &k;
+  job.outDir = fs::absolute(ms.m.dir).string();
+  fs::path work = fs::path(ms.m.dir) / "tuning" / "work";
+  job.jobPath = fs::absolute(work / (k.k.name + ".alternatives.job")).string();
+  std::string hash = kernelHash(ms.m, k);
+  job.refCache = fs::absolute(work / ("ref-" + contentHash(hash + sizesId(kr.checkSizes) + k.dataType +
+                                                           std::to_string(ms.opts.seed)) + ".bin")).string();
+  job.sizes = kr.sizes;
+  job.checkSizes = kr.checkSizes;
+  job.reps = std::max(ms.opts.reps, 10);
+  job.warmup = ms.opts.warmup;
+  job.flush = ms.opts.flush;
+  job.seed = ms.opts.seed;
+  job.timeout = ms.opts.timeout;
+  job.cutoffUs = -1;
+  // An outlined kernel's reference is its default point's output (checked by rtcuda verify
+  // through the function), as in the rounds.
+  job.selfReference = !k.function.empty();
+  if (job.selfReference) {
+    if (kr.defaultIndex < 0) return true;
+    try {
+      job.baseline = launchOf(kr, size_t(kr.defaultIndex));
+    } catch (const ExprError &) {
+      return true;
+    }
+  }
+  std::map<std::string, size_t> index;
+  for (const ManifestAlternative &alt : k.k.alternatives) {
+    AlternativeResult r{alt.name, alt.selectMacro, alt.selectValue, {}};
+    // The alternative as a kernel of its own: its grid and threads over its own macros.
+    TuneKernel ak = k;
+    ak.grid.clear();
+    for (size_t d = 0; d < alt.gridIterations.size(); ++d)
+      ak.grid.push_back({alt.gridIterations[d], alt.gridPerBlock[d], alt.gridMaxBlocks[d]});
+    ak.blockThreads = alt.blockThreads;
+    ak.k.tuning.clear();
+    Variant v;
+    for (const auto &[macro, value] : alt.point) {
+      ak.k.tuning.push_back({macro, macro, {value}, value});
+      v.push_back(value);
+    }
+    try {
+      VariantLaunch l{alt.name, geometry(ak, kr.sizes, v), {}, {}, "", ""};
+      l.checkGeo = geometry(ak, kr.checkSizes, v);
+      l.kernel = alt.name;
+      job.variants.push_back(l);
+      index[alt.name] = kr.alternatives.size();
+    } catch (const ExprError &e) {
+      r.meas = Measurement::failure("infeasible", std::string("cannot compute its launch: ") + e.what());
+    }
+    kr.alternatives.push_back(r);
+  }
+  if (job.variants.empty()) return true;
+  ms.progress.show("rtcuda-tune: " + ms.label + k.k.name + ": checking its alternative instantiations");
+  return runMeasurements(
+      ms.exe, job, &tuneInterrupted, [](const std::string &) {},
+      [&](const std::string &id, const Measurement &meas) {
+        if (index.count(id)) kr.alternatives[index[id]].meas = meas;
+      });
+}
+
 }  // namespace rtcuda::tune

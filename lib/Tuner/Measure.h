@@ -46,4 +46,10 @@ struct Measuring {
 // false when interrupted. `space` is the kernel's space (the budget search moves in it).
 bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &space);
 
+// Checks each alternative instantiation of the kernel (ManifestKernel::alternatives) against
+// the same reference at the checking size and times it at the target size: the tuning points
+// are measured through the kernel itself, so these are never checked by the rounds above.
+// Results go to kr.alternatives. Returns false when interrupted.
+bool checkAlternatives(Measuring &ms, KernelResult &kr);
+
 }  // namespace rtcuda::tune

@@ -49,6 +49,30 @@ bool writeParamsHeader(const std::string &outDir, const TuneKernel &k, const Var
   return true;
 }
 
+bool turnOffAlternatives(const std::string &outDir, const TuneKernel &k, const std::string &macro,
+                         std::string *error) {
+  fs::path path = fs::path(outDir) / k.k.paramsHeader;
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  std::regex define("(#\\s*define\\s+" + macro + "\\s+)[^\\n]*");
+  std::smatch m;
+  if (!in || !std::regex_search(text, m, define)) {
+    *error = path.string() + ": no '#define " + macro + "' to set to 0";
+    return false;
+  }
+  text = m.prefix().str() + m[1].str() + "0  // rtcuda-tune: an alternative failed its check" +
+         m.suffix().str();
+  std::ofstream out(path);
+  out << text;
+  if (!out) {
+    *error = path.string() + ": cannot write";
+    return false;
+  }
+  return true;
+}
+
 namespace {
 
 std::string fixed(double v, int digits) {

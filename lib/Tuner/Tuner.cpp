@@ -404,7 +404,7 @@ int tuneOutput(const TuneOptions &options) {
       ms.label = run.kernels.size() > 1
                      ? "[" + std::to_string(i + 1) + "/" + std::to_string(run.kernels.size()) + "] "
                      : "";
-      if (!measureKernel(ms, kr, spaces[i])) {
+      if (!measureKernel(ms, kr, spaces[i]) || !checkAlternatives(ms, kr)) {
         run.interrupted = true;
         break;
       }
@@ -435,6 +435,22 @@ int tuneOutput(const TuneOptions &options) {
         line += "; default " + def.id + " " + fmt(def.meas->medianUs) + " us";
     }
     if (run.measured && !kr.kernel->notMeasurable.empty()) line += "; not measured: " + kr.kernel->notMeasurable;
+    // Alternative instantiations: one that fails its check is turned off in the header.
+    for (const AlternativeResult &a : kr.alternatives) {
+      bool ok = a.meas.status == "ok" || a.meas.status == "slow";
+      progress.line("rtcuda-tune: " + kr.kernel->k.name + ": alternative " + a.name + " (" +
+                    a.selectMacro + "=" + std::to_string(a.selectValue) + "): " +
+                    (ok ? "checked at " + sizesId(kr.checkSizes) + ", " + fmt(a.meas.medianUs) +
+                              " us at " + sizesId(kr.sizes)
+                        : a.meas.status + (a.meas.reason.empty() ? "" : " (" + a.meas.reason + ")")));
+      if (ok || !options.writeParams) continue;
+      std::string why;
+      if (!turnOffAlternatives(options.outDir, *kr.kernel, a.selectMacro, &why))
+        std::cerr << "rtcuda-tune: warning: " << why << "\n";
+      else
+        progress.line("rtcuda-tune: " + kr.kernel->k.name + ": " + a.selectMacro + " set to 0 in " +
+                      kr.kernel->k.paramsHeader + " (" + a.name + " failed)");
+    }
     line += "; timed " + std::to_string(kr.timed) + "/" + std::to_string(kr.variants.size()) +
             (run.measured ? " in " + std::to_string(kr.rounds) + " round(s); " + fmt(kr.seconds, 1) +
                                 " s, compiling " + fmt(kr.compileSeconds, 1) + " s" : "") + ")";

@@ -153,6 +153,29 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
         << "      rtcuda_host_free(" << a->name << "_dev);\n";
   }
   out << "      ++rtcuda_s.points;\n    }\n";
+  // Each alternative instantiation chosen at launch, forced by its selecting macro (the
+  // points above ran with every selector at 0: the kernel at the point they name).
+  for (const ManifestAlternative &alt : k.alternatives) {
+    out << "    {\n      std::string rtcuda_where = rtcuda_sizes + \" " << alt.name << " ("
+        << alt.selectMacro << "=" << alt.selectValue << ")\";\n";
+    for (const ManifestTuning &tp : k.tuning)
+      out << "      rtcuda_verify_" << tp.macro << " = " << tp.defaultValue << ";\n";
+    out << "      rtcuda_verify_" << alt.selectMacro << " = " << alt.selectValue << ";\n";
+    for (const ManifestParam *a : arrays)
+      out << "      " << a->type << " *" << a->name << "_dev = rtcuda_s.copy(" << a->name << "_init, "
+          << a->name << "_count);\n";
+    out << "      " << k.launchFunction << "(\"rtcuda verify\"";
+    for (const ManifestParam &p : k.params) out << ", " << p.name << (p.isArray() ? "_dev" : "");
+    out << ");\n      rtcuda_verify_" << alt.selectMacro << " = 0;\n";
+    for (const ManifestParam *a : arrays) {
+      std::string want = a->name + (a->written ? "_ref" : "_init");
+      out << "      rtcuda_s.compare(\"" << k.name << "\", rtcuda_where, \"" << a->name << "\", "
+          << a->name << "_dev, " << want << ", " << a->name << "_count, "
+          << (a->written && a->isFloat() ? "rtcuda_reduction" : "0") << ");\n"
+          << "      rtcuda_host_free(" << a->name << "_dev);\n";
+    }
+    out << "      ++rtcuda_s.alternatives;\n    }\n";
+  }
   for (const ManifestParam *a : arrays)
     out << "    free(" << a->name << "_init);\n    free(" << a->name << "_ref);\n";
   out << "  }\n}\n";
@@ -176,6 +199,14 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
     for (const ManifestTuning &t : k.tuning)
       out << "static int rtcuda_verify_" << t.macro << " = " << t.defaultValue << ";\n#define "
           << t.macro << " rtcuda_verify_" << t.macro << "\n";
+  // The macros that choose among a kernel's instantiations at launch: 0 (the kernel at the
+  // point being checked) unless an alternative is being checked.
+  std::set<std::string> selectors;
+  for (const ManifestKernel &k : m.verified())
+    for (const ManifestAlternative &alt : k.alternatives)
+      if (selectors.insert(alt.selectMacro).second)
+        out << "static int rtcuda_verify_" << alt.selectMacro << " = 0;\n#define " << alt.selectMacro
+            << " rtcuda_verify_" << alt.selectMacro << "\n";
   out << "#include \"launch.cuh\"\n\n// The sequential C functions (reference/), renamed.\n";
   for (const ManifestKernel &k : m.verified()) {
     out << "extern \"C\" void rtcuda_ref_" << k.name << "(";
@@ -202,6 +233,8 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
   for (const ManifestKernel &k : m.verified()) out << "  verify_" << k.name << "(s);\n";
   out << "  printf(\"harness: %d kernel(s) %lld point(s) %zu size(s) %lld mismatch(es)\\n\", "
       << m.verified().size() << ", s.points, s.sizeBases.size(), s.mismatches);\n"
+      << "  if (s.alternatives)\n    printf(\"harness: %lld run(s) of alternative instantiations, each compared as "
+         "above\\n\", s.alternatives);\n"
       << "  return s.mismatches ? 1 : 0;\n}\n";
   return out.str();
 }

@@ -26,10 +26,11 @@ ir::Kernel nameDerivedSizes(const ir::Kernel &k);
 // <kernel>_params.h: the kernel's tuning macros at their default (or given) values.
 std::string paramsHeader(const LoweredKernel &k, const std::map<std::string, int> &values = {});
 std::string paramsHeaderName(const ir::Kernel &k);
-// The kernel's small-grid instantiation (ir::Kernel::smallGridPoint): the same body named
-// <name>_small_grid, every tuning macro <PREFIX>_<PARAM> renamed <PREFIX>_SG_<PARAM>, its
-// tuning parameters at the point's values (the others at their defaults).
-ir::Kernel smallGridKernel(const ir::Kernel &k);
+// The kernel's i-th alternative instantiation (ir::Kernel::alternatives): the same body named
+// <name>_small_grid (<name>_small_grid<i+1>), every tuning macro <PREFIX>_<PARAM> renamed
+// <PREFIX>_SG_<PARAM> (<PREFIX>_SG<i+1>_<PARAM>), its tuning parameters at the point's values
+// (the others at their defaults).
+ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i);
 
 // The host function that copies a kernel's arrays, launches it and checks it:
 // rtcuda_launch_<name>(where, args...).

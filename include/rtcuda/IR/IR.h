@@ -227,12 +227,14 @@ struct Kernel {
   // along y (ReductionSplit: the outputs that the y blocks then add into start from their
   // initial value). Null when there are none.
   Stmt prologue;
-  // A second instantiation of the kernel for grids too small for the GPU (RegisterTiling,
-  // docs/passes/RegisterTiling.md "Tile and size"): the tuning parameters it fixes, by name.
-  // Empty: none. CodeGen prints it as <name>_small_grid with macros <PREFIX>_SG_<PARAM>, and
-  // the launch takes it when <PREFIX>_SMALL_GRID is 1 and the default tile's grid has fewer
-  // blocks than the GPU has SMs.
-  std::vector<std::pair<std::string, int>> smallGridPoint;
+  // Alternative instantiations of the kernel, chosen at launch (RegisterTiling's small-grid
+  // tiles, docs/passes/RegisterTiling.md "Tile and size"; docs/architecture.md): each is the
+  // same body at fixed values of some tuning parameters (by name). Empty: none. CodeGen prints
+  // the i-th as <name>_small_grid (i = 0) or <name>_small_grid<i+1>, with macros
+  // <PREFIX>_SG_<PARAM> (<PREFIX>_SG<i+1>_<PARAM>). The macro <PREFIX>_SMALL_GRID chooses: 0 the
+  // kernel at its tuning point, 1 the launch's rule (an alternative where the point's grid has
+  // fewer blocks than the GPU has SMs), 2 + i always the i-th (verify and the tuner check each).
+  std::vector<std::vector<std::pair<std::string, int>>> alternatives;
 
   const Param *findParam(const std::string &name) const;
   std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rtcuda {
@@ -27,6 +28,18 @@ struct ManifestTuning {
   int defaultValue = 0;
 };
 
+// An alternative instantiation of a kernel, chosen at launch (RegisterTiling's small-grid
+// tiles): the launch runs it whenever `selectMacro` is `selectValue` (0: never), so verify and the
+// tuner check it by setting that macro. Its grid and threads are over its own macros (`point`).
+struct ManifestAlternative {
+  std::string name, selectMacro;
+  int selectValue = 0;
+  std::vector<std::string> gridIterations, gridPerBlock;
+  std::vector<long long> gridMaxBlocks;
+  std::string blockThreads;
+  std::vector<std::pair<std::string, int>> point;  // macro, value
+};
+
 // A host loop around an outlined kernel's launch (`host_loops`, outermost first): its
 // variable, and its bounds as C expressions over the function's sizes and outer loops'
 // variables; `end` is exclusive (with a negative step, the loop runs while var > end).
@@ -45,6 +58,8 @@ struct ManifestKernel {
   // them decides whether it is launched (`host_conditional`).
   std::vector<ManifestHostLoop> hostLoops;
   bool hostConditional = false;
+  // Alternative instantiations (for an outlined function: those of its kernels).
+  std::vector<ManifestAlternative> alternatives;
   // An outlined function's kernels (`outlined_kernels`; empty for a kernel).
   std::vector<ManifestKernel> outlined;
 };

@@ -42,6 +42,7 @@ struct VariantLaunch {
   // A kernel in host loops: the launch at each binding of MeasureJob's samples (checkSamples),
   // in their order; empty otherwise (geo and checkGeo are the only launch).
   std::vector<Geometry> sampleGeo, checkSampleGeo;
+  std::string kernel;                    // the __global__ function when not the job's kernel
 };
 
 struct MeasureJob {

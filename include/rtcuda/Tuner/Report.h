@@ -15,6 +15,10 @@ namespace rtcuda::tune {
 // why in a comment. Returns false with a message when the header is missing a macro.
 bool writeParamsHeader(const std::string &outDir, const TuneKernel &k, const Variant &v,
                        const std::string &why, std::string *error);
+// Sets `#define <macro>` (an alternative instantiation's selecting macro) to 0 in the kernel's
+// header: the launch then never takes an alternative that failed its check.
+bool turnOffAlternatives(const std::string &outDir, const TuneKernel &k, const std::string &macro,
+                         std::string *error);
 
 // One row of the table of the default point against the tuned one at the target size.
 struct SummaryRow {

@@ -59,6 +59,14 @@ struct VariantRecord {
   std::string cubin, lowered;               // its compiled code for the harness, if kept
 };
 
+// An alternative instantiation of a kernel (ManifestAlternative: the launch takes it by a rule,
+// e.g. mm_small_grid), checked at the checking size and timed at the target size once per run.
+struct AlternativeResult {
+  std::string name, selectMacro;
+  int selectValue = 0;
+  Measurement meas;
+};
+
 struct KernelResult {
   const TuneKernel *kernel = nullptr;
   std::map<std::string, long long> sizes;
@@ -76,6 +84,7 @@ struct KernelResult {
   double seconds = 0;                       // compile share and measurement of this kernel
   double compileSeconds = 0;                // its share of the parallel compile
   int occupancyDisagreements = 0;           // model vs the driver, on measured variants
+  std::vector<AlternativeResult> alternatives;  // measured runs only
 };
 
 struct TuneRun {

@@ -148,6 +148,7 @@ inline std::string readText(const std::string &path) {
 // NVRTC has no C library headers; its math functions and printf are built in.
 inline Compiled compileVariant(const Job &job, const std::string &source, const VariantJob &v,
                                int major, int minor) {
+  const std::string &name = v.kernel.empty() ? job.kernel : v.kernel;
   static const char *stubNames[] = {"math.h", "stdio.h", "stdlib.h", "string.h", "stdbool.h"};
   static const char *stubs[] = {"", "", "", "", ""};
   Compiled c;
@@ -176,7 +177,7 @@ inline Compiled compileVariant(const Job &job, const std::string &source, const 
     std::vector<const char *> raw;
     for (const std::string &o : options) raw.push_back(o.c_str());
     nvrtcCreateProgram(&prog, source.c_str(), "kernel.cu", 5, stubs, stubNames);
-    nvrtcAddNameExpression(prog, job.kernel.c_str());
+    nvrtcAddNameExpression(prog, name.c_str());
     r = nvrtcCompileProgram(prog, static_cast<int>(raw.size()), raw.data());
   }
   size_t n = 0;
@@ -194,8 +195,8 @@ inline Compiled compileVariant(const Job &job, const std::string &source, const 
     return c;
   }
   const char *lowered = nullptr;
-  nvrtcGetLoweredName(prog, job.kernel.c_str(), &lowered);
-  c.lowered = lowered ? lowered : job.kernel;
+  nvrtcGetLoweredName(prog, name.c_str(), &lowered);
+  c.lowered = lowered ? lowered : name;
   size_t size = 0;
   if (native) {
     nvrtcGetCUBINSize(prog, &size);

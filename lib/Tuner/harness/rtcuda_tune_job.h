@@ -34,6 +34,8 @@ struct VariantJob {
   std::string id;
   long long threads = 0, grid[2][2] = {{0, 1}, {0, 1}};  // [side][x, y]
   std::string cubin, lowered;  // compiled by rtcuda-tune ("-": compile here)
+  std::string kernel;          // the __global__ function, when not the job's kernel (an
+                               // alternative instantiation chosen at launch, e.g. mm_small_grid)
   std::vector<std::string> defines;
   // A kernel in host loops: the grid (x, y) at each sample of the side; empty: grid[side] alone.
   std::vector<long long> sampleGrid[2];
@@ -141,6 +143,7 @@ inline bool readJob(const char *path, Job &job, std::string &error) {
       job.params.push_back(p);
     } else if (key == "variant" || key == "baseline") {
       // id threads target-grid-x target-grid-y check-grid-x check-grid-y cubin lowered n defines
+      // [grids ...] [kernel NAME]
       VariantJob v;
       size_t n = 0;
       ls >> v.id >> v.threads >> v.grid[Target][0] >> v.grid[Target][1] >> v.grid[Check][0] >>
@@ -151,14 +154,19 @@ inline bool readJob(const char *path, Job &job, std::string &error) {
         ls >> d;
         v.defines.push_back("-D" + d);
       }
-      std::string more;
-      if (ls >> more && more == "grids")
-        for (int side : {Check, Target}) {
-          size_t count = 0;
-          ls >> count;
-          v.sampleGrid[side].resize(2 * count);
-          for (long long &g : v.sampleGrid[side]) ls >> g;
-        }
+      // Optional: "grids" and the grid at each sample; "kernel" and the __global__ function
+      // when it is not the job's (an alternative instantiation chosen at launch).
+      for (std::string more; ls >> more;) {
+        if (more == "grids")
+          for (int side : {Check, Target}) {
+            size_t count = 0;
+            ls >> count;
+            v.sampleGrid[side].resize(2 * count);
+            for (long long &g : v.sampleGrid[side]) ls >> g;
+          }
+        else if (more == "kernel")
+          ls >> v.kernel;
+      }
       // A kernel in host loops (its samples come first) needs a grid per sample.
       for (int side : {Check, Target})
         if (!job.samples[side].empty() && v.sampleGrid[side].size() != 2 * job.samples[side].size())

@@ -25,6 +25,7 @@ struct Session {
   int maxReports = 5;                                 // mismatches printed per comparison
   double tolerance = 1;                               // --tolerance: factor on the bound
   long long mismatches = 0, comparisons = 0, points = 0;
+  long long alternatives = 0;  // runs of alternative instantiations (forced by their macro)
 
   // The j-th size parameter of a kernel gets base + 2j: non-square shapes, primes included;
   // never more than `atMost` (its loops index a dimension of that constant extent). A --size

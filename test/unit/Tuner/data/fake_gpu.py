@@ -37,6 +37,12 @@ for line in open(sys.argv[1]):
         job["arrays"].append((words[2], words[3], words[4]))
     elif words[0] == "variant":
         job["variants"].append(words[1])
+        # after n defines: "kernel NAME" when it is not the job's (an alternative)
+        rest = words[10 + int(words[9]):]
+        job.setdefault("kernels", {})[words[1]] = (rest[rest.index("kernel") + 1]
+                                                   if "kernel" in rest else "-")
+    elif words[0] == "kernel":
+        job["kernel"] = words[1]
     elif words[0] == "baseline":
         job["baseline"] = words[1]
     elif words[0] == "sample":   # a kernel in host loops: "sample check t=3"
@@ -52,9 +58,11 @@ for vid in job["variants"]:
     t = times.get(vid, {})
     checked = ",".join(a[1] for a in job["arrays"])
     timed = ",".join(a[2] for a in job["arrays"])
-    log.write("variant %s reps %s crosscheck %s reference %s baseline %s checked %s timed %s%s\n" % (
+    log.write("variant %s reps %s crosscheck %s reference %s baseline %s checked %s timed %s%s "
+              "job %s kernel %s\n" % (
         vid, job.get("reps"), job.get("crosscheck"), job.get("reference"), job.get("baseline", "-"),
-        checked, timed, " samples " + " ".join(job["samples"]) if job["samples"] else ""))
+        checked, timed, " samples " + " ".join(job["samples"]) if job["samples"] else "",
+        job.get("kernel", "-"), job.get("kernels", {}).get(vid, "-")))
     log.flush()
     time.sleep(t.get("sleep", 0))   # a slow variant, for the --kernel-seconds limit
     status = t.get("status", "ok")
