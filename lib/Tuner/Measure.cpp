@@ -328,6 +328,7 @@ bool checkAlternatives(Measuring &ms, KernelResult &kr) {
   // An outlined kernel's reference is its default point's output (checked by rtcuda verify
   // through the function), as in the rounds.
   job.selfReference = !k.function.empty();
+  if (readsHostLoop(k)) job.samples = kr.samples, job.checkSamples = kr.checkSamples;
   if (job.selfReference) {
     if (kr.defaultIndex < 0) return true;
     try {
@@ -352,9 +353,18 @@ bool checkAlternatives(Measuring &ms, KernelResult &kr) {
       v.push_back(value);
     }
     try {
-      VariantLaunch l{alt.name, geometry(ak, kr.sizes, v), {}, {}, "", ""};
-      l.checkGeo = geometry(ak, kr.checkSizes, v);
+      VariantLaunch l;
+      l.id = alt.name;
       l.kernel = alt.name;
+      if (!readsHostLoop(k)) {
+        l.geo = geometry(ak, kr.sizes, v);
+        l.checkGeo = geometry(ak, kr.checkSizes, v);
+      } else {  // in host loops: a grid per sample, as launchOf
+        for (const auto &b : kr.samples) l.sampleGeo.push_back(geometry(ak, b, v));
+        for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(geometry(ak, b, v));
+        l.geo = l.sampleGeo.front();
+        l.checkGeo = l.checkSampleGeo.front();
+      }
       job.variants.push_back(l);
       index[alt.name] = kr.alternatives.size();
     } catch (const ExprError &e) {
