@@ -4,6 +4,9 @@
 //   kinds_baselines colsum R C      cublasSgemv (not transposed) with a ones vector
 //   kinds_baselines mv R C          cublasSgemv (transposed) with a random vector
 //   kinds_baselines bmv B R C       cublasDgemvStridedBatched, B products of R x C
+//   kinds_baselines bcolsum B R C   cublasSgemvStridedBatched (not transposed) with a ones vector:
+//                                   the column sums of B row-major R x C matrices
+//   kinds_baselines dcolsum R C     cublasDgemv (not transposed) with a ones vector
 //   kinds_baselines transpose R C   cublasSgeam: the C x R transpose of an R x C matrix
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
@@ -41,6 +44,23 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasDgemvStridedBatched(h, CUBLAS_OP_T, c, r, &done, a, c, r * c, x, 1, c, &dzero, y, 1, r, b));
     }, 8.0 * (b * r * c + b * r + b * c), 2.0 * b * r * c);
+  } else if (kind == "bcolsum") {
+    long long b = n.at(0), r = n.at(1), c = n.at(2);
+    float *a = buffer<float>(b * r * c, 1), *x = buffer<float>(b * r, 2), *y = buffer<float>(b * c, 3);
+    std::vector<float> ones(b * r, 1.0f);
+    CHECK(cudaMemcpy(x, ones.data(), ones.size() * sizeof(float), cudaMemcpyHostToDevice));
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemvStridedBatched(h, CUBLAS_OP_N, c, r, &one, a, c, r * c, x, 1, r, &zero, y, 1, c, b));
+    }, 4.0 * (b * r * c + b * r + b * c), 2.0 * b * r * c);
+  } else if (kind == "dcolsum") {
+    long long r = n.at(0), c = n.at(1);
+    double *a = buffer<double>(r * c, 1), *x = buffer<double>(r, 2), *y = buffer<double>(c, 3);
+    std::vector<double> ones(r, 1.0);
+    CHECK(cudaMemcpy(x, ones.data(), ones.size() * sizeof(double), cudaMemcpyHostToDevice));
+    const double done = 1, dzero = 0;
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasDgemv(h, CUBLAS_OP_N, c, r, &done, a, c, x, 1, &dzero, y, 1));
+    }, 8.0 * (r * c + r + c), 2.0 * r * c);
   } else if (kind == "transpose") {
     long long r = n.at(0), c = n.at(1);
     float *a = buffer<float>(r * c, 1), *t = buffer<float>(r * c, 2);

@@ -45,6 +45,31 @@ void tmv(int rows, int cols, const float A[restrict rows][cols], const float x[r
             y[j] += A[i][j] * x[i];
 }
 
+/* Column sums of each matrix of a batch (3-D): the batch and column loops collapse into one
+ * index; ReductionSplit splits the rows as for colsum. */
+void bcolsum(int batch, int rows, int cols, const float A[restrict batch][rows][cols],
+             float out[restrict batch][cols])
+{
+    for (int b = 0; b < batch; b++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int i = 0; i < rows; i++)
+                s += A[b][i][j];
+            out[b][j] = s;
+        }
+}
+
+/* Column sums in double precision. */
+void dcolsum(int rows, int cols, const double A[restrict rows][cols], double out[restrict cols])
+{
+    for (int j = 0; j < cols; j++) {
+        double s = 0.0;
+        for (int i = 0; i < rows; i++)
+            s += A[i][j];
+        out[j] = s;
+    }
+}
+
 /* Matrix-vector product y = A x, rectangular. */
 void mvrect(int rows, int cols, const float A[restrict rows][cols], const float x[restrict cols],
             float y[restrict rows])

@@ -115,6 +115,41 @@ RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, double, unsigned long long, __double_as_lon
 // clang-format on
 )";
 
+// ReductionSplit's row chunks without a launch to zero the outputs first
+// (docs/passes/ReductionSplit.md): each block adds its partial sum of a column into the column's
+// slot of a __device__ array and counts itself in; the last of the column's gridDim.y blocks to
+// count in takes the total, and leaves slot and count at zero for the next launch (atomicInc
+// wraps to 0 at its limit). Every access to them is atomic, so the race checker sees none.
+const char *kSplitHelpers = R"(
+// Row chunks that add their partial sums: 1 for the last chunk of a column to arrive.
+// clang-format off
+template <class T>
+static __device__ inline int rtcuda_split_add(T *sum, unsigned int *count, T partial) {
+  atomicAdd(sum, partial);
+  __threadfence();  // the addition is visible before the count that announces it
+  unsigned int last = gridDim.y - 1u;
+  return atomicInc(count, last) == last;
+}
+// The column's total, its slot set back to zero.
+static __device__ inline float rtcuda_split_take(float *sum) {
+  __threadfence();
+  return atomicExch(sum, 0.0f);
+}
+static __device__ inline double rtcuda_split_take(double *sum) {
+  __threadfence();
+  return __longlong_as_double((long long)atomicExch((unsigned long long *)sum, 0ull));
+}
+static __device__ inline int rtcuda_split_take(int *sum) {
+  __threadfence();
+  return atomicExch(sum, 0);
+}
+static __device__ inline unsigned int rtcuda_split_take(unsigned int *sum) {
+  __threadfence();
+  return atomicExch(sum, 0u);
+}
+// clang-format on
+)";
+
 // RegisterTiling's 128-bit loads from global memory (lib/Transforms/RegisterTilingStaging.cpp).
 // Both take the element by reference, so that they see its address; an rvalue (a value, not an
 // element of an array) does not compile rather than testing a temporary's address.
@@ -147,7 +182,7 @@ bool usesVectorHelpers(const ir::Kernel &k) {
 
 bool usesAtomicHelpers(const ir::Kernel &k) {
   bool found = false;
-  for (const ir::Stmt &s : {k.body, k.finish, k.prologue})
+  for (const ir::Stmt &s : {k.body, k.finish})
     ir::visitStmt(s, [&](const ir::Stmt &n) {
       found |= n->kind == ir::StmtKind::Store && n->op.rfind("rtcuda_atomic_", 0) == 0;
     });
@@ -184,6 +219,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
                   [](const LoweredKernel &lk) { return usesAtomicHelpers(lk.kernel); }))
     out << kAtomicHelpers;
   if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return !lk.kernel.deviceArrays.empty(); }))
+    out << kSplitHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesVectorHelpers(lk.kernel); }))
     out << kVectorHelpers;
   for (const LoweredKernel &lk : kernels) {
@@ -192,18 +230,16 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     for (const std::string &p : k.passes) out << " " << p;
     out << "\n";
     for (const std::string &r : k.remarks) out << wrapComment("Note: " + r);
-    // A kernel of its own around k (its _init before, its _finish after): k's parameters.
+    // A kernel of its own after k (its _finish): k's parameters.
     auto companion = [&](const std::string &suffix, const ir::Stmt &body) {
       ir::Kernel f = k;
       f.name = k.name + suffix;
       f.body = body;
-      f.finish = f.prologue = nullptr;
+      f.finish = nullptr;
       return ir::printKernel(f, ir::PrintMode::Cuda);
     };
-    if (k.prologue)
-      out << "// Kernel '" << k.name << "_init': the initial values of the outputs of '" << k.name
-          << "',\n// run before it when its blocks along y add into them.\n"
-          << companion("_init", k.prologue) << "\n";
+    for (const ir::DeviceArray &a : k.deviceArrays)
+      out << "__device__ " << a.type.cName() << " " << a.name << "[" << a.elements << "];\n";
     out << ir::printKernel(k, ir::PrintMode::Cuda);
     for (size_t i = 0; i < lk.kernel.alternatives.size(); ++i) {
       const ir::Kernel sg = nameDerivedSizes(alternativeKernel(lk.kernel, i));

@@ -153,14 +153,6 @@ std::string launchFunction(const LoweredKernel &lk) {
       out << (d ? ", " : "") << "(unsigned)" << blocks;
     }
     out << ");\n    dim3 block(" << ir::print(kk.blockThreads) << ");\n";
-    // The outputs' initial values, when blocks along y add into them (ReductionSplit).
-    if (kk.prologue) {
-      out << "    if (grid.y > 1) {\n      RTCUDA_LAUNCH(" << k.name
-          << "_init, dim3((unsigned)rtcuda_ceil_div(iterations_x, " << ir::print(kk.blockThreads)
-          << ")), block";
-      arguments(out);
-      out << ");\n      rtcuda_check_launch_async(\"" << k.name << "_init\", where);\n    }\n";
-    }
     out << "    RTCUDA_LAUNCH(" << kk.name << ", grid, block";
     arguments(out);
     out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";

@@ -291,11 +291,6 @@ ir::Kernel nameDerivedSizes(const ir::Kernel &k) {
     f.body = k.finish;
     out.finish = nameSizes(f, k.finish);
   }
-  if (k.prologue) {
-    ir::Kernel f = k;
-    f.body = k.prologue;
-    out.prologue = nameSizes(f, k.prologue);
-  }
   return out;
 }
 

@@ -92,7 +92,6 @@ void checkReservedNames(const std::vector<LoweredKernel> &kernels, Diagnostics &
     };
     if (k.body) ir::visitStmt(k.body, local);
     if (k.finish) ir::visitStmt(k.finish, local);
-    if (k.prologue) ir::visitStmt(k.prologue, local);
   }
 }
 

@@ -29,6 +29,7 @@ public:
                                 std::max<size_t>(1, p.dims.size())};
     }
     for (const DeviceBuffer &b : k_.buffers) frames_.back()[b.name] = {SymKind::Array, 1};
+    for (const DeviceArray &a : k_.deviceArrays) frames_.back()[a.name] = {SymKind::Array, 1};
     if (!k_.body) fail(k_.loc, "kernel '" + k_.name + "' has no body");
     stmt(k_.body);
     // The finish statements read the body's top-level declarations until ParallelReduction

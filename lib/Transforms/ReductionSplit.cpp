@@ -8,19 +8,26 @@
 //     float s = 0.0f;                            int i_chunk = (max(rows, 0) + gridDim.y - 1) / gridDim.y;
 //     for (int i = 0; i < rows; i++)   ==>       int i_lo = 0 + blockIdx.y * i_chunk;
 //       s += A[i * cols + j];                    int i_hi = min(rows, i_lo + i_chunk);
-//     out[j] = s;                                float s = gridDim.y == 1 ? 0.0f : 0.0f;
+//     out[j] = s;                                float s = 0.0f;
 //   }                                            for (int i = i_lo; i < i_hi; i++) s += A[i * cols + j];
-//                                                if (gridDim.y == 1) out[j] = s; else atomicAdd(&out[j], s);
+//                                                if (gridDim.y == 1) out[j] = s;
+//                                                else { int j_slot = j - 0;
+//                                                  if (rtcuda_split_add(sums + j_slot, counts + j_slot, s))
+//                                                    out[j] = rtcuda_split_take(sums + j_slot); }
 //                                              }
-//   and a kernel colsum_init (launched first, only when gridDim.y > 1): out[j] = 0.0f.
+//
+// The blocks of a column add their partial sums into the column's slot of a __device__ array and
+// count themselves in; the last to count in stores the start plus the total and leaves slot and
+// count at zero for the next launch. No other launch: an `_init` kernel that zeroed the outputs
+// first cost 7-10 us per call on an H100 (colsum 65537 x 1031 at 0.96x cuBLAS with it).
+// With `y[j] = y[j] + ...` (tmv, atax, bicg: the sum starts from the output itself) the blocks
+// add into the output directly (atomicAdd).
 //
 // The number of chunks is decided at launch from the extents: enough blocks for
-// SPLIT_BLOCKS blocks in all (the x blocks are 32 columns each, LaneReduction's column
-// mapping), but chunks of at least BLOCKSIZE / 2 rows (16 per warp); with an _init kernel to
-// pay for, only below SPLIT_BLOCKS / 8 column blocks. With many columns it is 1: one block per
-// column group, a plain store, no _init kernel, the kernel as it was before.
-// With `y[j] = y[j] + ...` (tmv, atax, bicg: the sum starts from the output itself) the blocks
-// add into the output directly and no _init kernel is needed.
+// SPLIT_BLOCKS blocks in all (default 4096, about four waves on an H100; the x blocks are 32
+// columns each, LaneReduction's column mapping), but chunks of at least BLOCKSIZE / 2 rows (16
+// per warp); a loop with one load per row only below SPLIT_BLOCKS / 16 column blocks. With many
+// columns it is 1: one block per column group, a plain store, the kernel as it was before.
 //
 // Applies where LaneReduction chooses its column mapping, the loop's sum is stored once after it
 // into an element of a parameter array that the kernel reads nowhere else (or only as the sum's
@@ -78,8 +85,33 @@ Expr firstIteration(const Stmt &index) {
   if (v->kind == ExprKind::Cast && v->operands[0]->kind == ExprKind::Call &&
       v->operands[0]->name == "llmin")
     v = v->operands[0]->operands[0];
-  return simplify(substitute(v, {{"blockIdx.x", intImm(0)}, {"threadIdx.x", intImm(0)}}));
+  // A cast of a constant is the constant ((long long)0 * BLOCKSIZE is 0).
+  Expr zero = mapExpr(substitute(v, {{"blockIdx.x", intImm(0)}, {"threadIdx.x", intImm(0)}}),
+                      [](const Expr &e) -> Expr {
+                        int64_t c = 0;
+                        return e->kind == ExprKind::Cast && e->type.isInteger() &&
+                                       isConst(e->operands[0], &c)
+                                   ? intImm(c, e->type)
+                                   : e;
+                      });
+  return simplify(zero);
 }
+
+// Neighbouring threads take neighbouring iterations (the thread's x iteration is index - first).
+bool nextThreadIsNextColumn(const Stmt &index) {
+  Expr v = index->value;
+  if (v->kind == ExprKind::Cast && v->operands[0]->kind == ExprKind::Call &&
+      v->operands[0]->name == "llmin")
+    v = v->operands[0]->operands[0];
+  int64_t step = 0;
+  return constantDifference(substitute(v, {{"threadIdx.x", intImm(1)}}),
+                            substitute(v, {{"threadIdx.x", intImm(0)}}), &step) &&
+         step == 1;
+}
+
+// Columns of a sum that starts from a value that may split: slots of the __device__ arrays of
+// partial sums and counts (32 x 4096: SPLIT_BLOCKS up to 4096 column blocks).
+constexpr int64_t kSlots = 32 * 4096;
 
 }  // namespace
 
@@ -109,6 +141,9 @@ Kernel reductionSplit(const Kernel &k, const PassContext &) {
     if (mentions(e, acc) || loadsOf(e, st->name)) return k;
   // The sum starts from the output itself (y[j] = y[j] + ...), or from a value that no other
   // thread's additions can change: X is read nowhere else and stored only here.
+  const Type at = accDecl->type;
+  const std::string sums = "rtcuda_" + k.name + "_split_sums",
+                    counts = "rtcuda_" + k.name + "_split_counts";
   Expr self = load(st->name, st->indices, out->type);
   const bool accumulates = equal(accDecl->value, self);
   if (loadsOf(k.body, st->name) != (accumulates ? 1 : 0) || storesOf(k.body, st->name) != 1)
@@ -137,12 +172,27 @@ Kernel reductionSplit(const Kernel &k, const PassContext &) {
   Expr columnBlocks = larger(intImm(1), ceilDiv(k.grid[0].iterations, intImm(32)));
   Expr chunks = larger(intImm(1), smaller(ceilDiv(rows, div(blockSize, intImm(2))),
                                           ceilDiv(splitBlocks, columnBlocks)));
-  // A sum that starts from a value pays for the _init launch too: it splits only when its
-  // columns give fewer than SPLIT_BLOCKS / 8 blocks (H100: colsum 8191 x 8193, 257 blocks, ran
-  // at 0.0992 ms in one chunk and 0.1121 ms in 8 with _init; 65537 x 1031, 33 blocks, at
-  // 0.3045 ms in one and 0.1127 ms in 63).
-  if (!accumulates)
-    chunks = select(lt(mul(columnBlocks, intImm(8)), splitBlocks), chunks, intImm(1));
+  // A loop that loads one value per row (a plain column sum) already streams at 16 warps per SM:
+  // it keeps one chunk from SPLIT_BLOCKS / 16 column blocks up (256 at the default 4096, two
+  // 8-warp blocks per SM of a 132-SM H100). H100, 257 column blocks (8191 x 8193): colsum
+  // 0.0986 ms in one chunk, 0.1040 ms in 16; tmv (two loads per row) 0.1252 ms in one, 0.1005
+  // ms in 16.
+  int loads = 0;
+  visitStmt(loop->body, nullptr, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &x) { loads += x->kind == ExprKind::Load; });
+  });
+  if (loads <= 1)
+    chunks = select(lt(mul(columnBlocks, intImm(16)), splitBlocks), chunks, intImm(1));
+  // A sum that starts from a value adds its chunks' partial sums into a slot per column of a
+  // __device__ array (kSlots of them): more columns than that keep one chunk.
+  if (!accumulates) {
+    const Type ct = Type::of(ScalarKind::UInt);
+    if (!(at == Type::of(ScalarKind::Float) || at == Type::of(ScalarKind::Double) ||
+          at == Type::of(ScalarKind::Int) || at == ct) ||
+        !nextThreadIsNextColumn(index))
+      return k;
+    chunks = select(lt(intImm(kSlots), k.grid[0].iterations), intImm(1), chunks);
+  }
 
   // The thread's chunk of the loop, from gridDim.y (any number of chunks covers the rows once).
   const Type t = loop->type;
@@ -169,9 +219,26 @@ Kernel reductionSplit(const Kernel &k, const PassContext &) {
   chunked->min = var(lo, t);
   chunked->end = var(hi, t);
   guarded.push_back(Stmt(chunked));
-  auto atomic = std::make_shared<StmtNode>(*st);
-  atomic->op = atomicFunction("+", out->type);
-  guarded.push_back(withLoc(ifThen(whole, st, Stmt(atomic)), st->loc));
+  Stmt partial;
+  if (accumulates) {
+    auto atomic = std::make_shared<StmtNode>(*st);
+    atomic->op = atomicFunction("+", out->type);
+    partial = Stmt(atomic);
+  } else {
+    // The column's slot: the thread's x iteration from 0. The last chunk to add its partial sum
+    // stores the start plus the total.
+    std::string slot = freshName(k, index->name + "_slot");
+    Expr sumAt = binary("+", var(sums), var(slot)), countAt = binary("+", var(counts), var(slot));
+    Expr total = call("rtcuda_split_take", {sumAt}, at);
+    int64_t c = 1;
+    if (!(isConst(accDecl->value, &c) && c == 0) &&
+        !(accDecl->value->kind == ExprKind::FloatImm && accDecl->value->floatValue == 0))
+      total = binary("+", accDecl->value, total);
+    Stmt last = ifThen(call("rtcuda_split_add", {sumAt, countAt, var(acc, at)}, Type::of(ScalarKind::Int)),
+                       withLoc(store(st->name, st->indices, "=", total), st->loc));
+    partial = block({decl(slot, index->type, sub(var(index->name, index->type), first)), last});
+  }
+  guarded.push_back(withLoc(ifThen(whole, st, partial), st->loc));
   auto newGuard = std::make_shared<StmtNode>(*guard);
   newGuard->body = withLoc(block(guarded), guard->body->loc);
   std::vector<Stmt> newTop = top;
@@ -181,23 +248,21 @@ Kernel reductionSplit(const Kernel &k, const PassContext &) {
   result.body = withLoc(block(newTop), k.body->loc);
   result.grid.push_back({chunks, intImm(1), 65535});
   if (!accumulates) {
-    // The outputs' initial values, before any block adds into them: the statements before the
-    // loop (the thread's recovered indices) and X[e] = start, over the same x mapping.
-    std::vector<Stmt> init;
-    for (const Stmt &s : std::vector<Stmt>(body.begin(), body.begin() + found->loop))
-      if (s != accDecl) init.push_back(s);
-    init.push_back(withLoc(store(st->name, st->indices, "=", accDecl->value), st->loc));
-    std::vector<Stmt> pro(top.begin(), top.begin() + d + 1);
-    pro.push_back(ifThen(guard->cond, block(init)));
-    result.prologue = withLoc(block(pro), k.body->loc);
+    result.deviceArrays.push_back({sums, at, kSlots});
+    result.deviceArrays.push_back({counts, Type::of(ScalarKind::UInt), kSlots});
   }
-  result.tuning.push_back({"SPLIT_BLOCKS", k.macro("SPLIT_BLOCKS"), {1, 1024, 2048, 4096}, 2048});
+  // Default 4096 blocks, about four waves of 256-thread blocks on an H100 (8 per SM, 132 SMs):
+  // H100, 65537 x 1031 (33 column blocks), colsum 0.1041 ms at 4096 against 0.1085 at 2048 and
+  // 0.1109 at 1024; tmv 0.1018 against 0.1058.
+  result.tuning.push_back({"SPLIT_BLOCKS", k.macro("SPLIT_BLOCKS"), {1, 1024, 2048, 4096}, 4096});
   result.passes.push_back("ReductionSplit");
   result.remarks.push_back(
       "split: loop '" + loop->name + "' is cut into row chunks along the grid's y dimension when "
       "the columns of '" + index->name + "' give fewer than " + k.macro("SPLIT_BLOCKS") +
-      " blocks; each block adds its partial sums into " + st->name +
-      (accumulates ? " atomically" : " atomically, after " + k.name + "_init sets them"));
+      (loads <= 1 ? " / 16" : "") + " blocks; each block adds its partial sums into " + st->name +
+      (accumulates ? " atomically"
+                   : "; the last block of a column to add its partial sum (" + counts +
+                         ") stores the start plus the total (" + sums + ")"));
   return result;
 }
 

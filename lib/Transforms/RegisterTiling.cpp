@@ -91,7 +91,7 @@ void addSmallGridPoints(Kernel &k, const KernelOptions &o) {
   const std::vector<Point> points = {
       {{"BLOCKSIZE", 384}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16}},
       {{"BLOCKSIZE", 256}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 16}, {"TILE_K", 16}}};
-  if (k.finish || k.prologue || !k.buffers.empty() || k.grid.size() != 1) return;
+  if (k.finish || !k.deviceArrays.empty() || !k.buffers.empty() || k.grid.size() != 1) return;
   std::string names;
   for (const Point &point : points) {
     bool inSpace = true;

@@ -102,11 +102,6 @@ std::vector<TuneKernel> loadKernels(const Manifest &m) {
       k.notMeasurable = "the kernel ends with a reduction (device buffers and a " + mk.name +
                         "_finish kernel) that manifest.json does not describe, so the harness "
                         "cannot launch it";
-    if (k.notMeasurable.empty() &&
-        std::regex_search(source.str(), std::regex("\\b" + mk.name + "_init\\s*\\(")))
-      k.notMeasurable = "the kernel's blocks along y add into outputs that a " + mk.name +
-                        "_init kernel sets first, which manifest.json does not describe, so "
-                        "the harness cannot launch it";
     out.push_back(k);
   }
   return out;

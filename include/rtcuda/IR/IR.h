@@ -200,6 +200,15 @@ struct DeviceBuffer {
   Expr init;
 };
 
+// An array in the GPU's global memory that outlives a launch (`__device__ T name[elements];`
+// before the kernel; zero when the module loads): ReductionSplit's per-column partial sums and
+// arrival counts, which the kernel sets back to zero itself.
+struct DeviceArray {
+  std::string name;
+  Type type;
+  int64_t elements = 0;
+};
+
 struct Kernel {
   std::string name;
   std::vector<Param> params;
@@ -222,11 +231,7 @@ struct Kernel {
   // Statements after the loop nest: run once, by one thread, in a second kernel
   // (<name>_finish) launched after this one. Null when there are none.
   Stmt finish;
-  // Statements run before this kernel, in a kernel of their own (<name>_init) over the x grid
-  // with blockThreads threads per block, launched only when the grid has more than one block
-  // along y (ReductionSplit: the outputs that the y blocks then add into start from their
-  // initial value). Null when there are none.
-  Stmt prologue;
+  std::vector<DeviceArray> deviceArrays;  // printed before the kernel in kernel.cu
   // Alternative instantiations of the kernel, chosen at launch (RegisterTiling's small-grid
   // tiles, docs/passes/RegisterTiling.md "Tile and size"; docs/architecture.md): each is the
   // same body at fixed values of some tuning parameters (by name). Empty: none. CodeGen prints
