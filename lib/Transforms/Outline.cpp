@@ -33,6 +33,7 @@
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/ArrayExpansion.h"
 #include "rtcuda/Transforms/Fission.h"
+#include "rtcuda/Transforms/LaunchFusion.h"
 #include "rtcuda/Transforms/LocalArrays.h"
 #include "rtcuda/Transforms/Pass.h"
 #include "rtcuda/Transforms/Reschedule.h"
@@ -767,6 +768,10 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
         FissionResult fission = distributeLoops(source.kernel);
         source.kernel = fission.kernel;
         for (const auto &[loc, r] : fission.remarks) diags.remark(loc, r, "Fission");
+        LaunchFusionResult fusion = fuseLaunches(
+            source.kernel, [&](const Kernel &k) { return launchShapeAfterOutline(source, k); });
+        source.kernel = fusion.kernel;
+        for (const auto &[loc, r] : fusion.remarks) diags.remark(loc, r, "LaunchFusion");
       }
       std::vector<KernelSource> made;
       std::optional<OutlinedFunction> f = outlineFunction(source, made);

@@ -390,9 +390,11 @@ std::string shapeText(const LaunchShape &s) {
   return t;
 }
 
+}  // namespace
+
 // Fewer launches at the deepest host-loop level (and none deeper), and no more kernels that
 // run loops in one thread (a skewed order can leave the parallel work there).
-bool better(const LaunchShape &now, const LaunchShape &before) {
+bool fewerLaunches(const LaunchShape &now, const LaunchShape &before) {
   if (now.serialKernels > before.serialKernels) return false;
   const std::vector<int> &a = now.byDepth, &b = before.byDepth;
   for (size_t d = std::max(a.size(), b.size()); d-- > 0;) {
@@ -401,8 +403,6 @@ bool better(const LaunchShape &now, const LaunchShape &before) {
   }
   return false;
 }
-
-}  // namespace
 
 RescheduleResult rescheduleNests(const Kernel &fn, const LaunchShapeFn &shape) {
   RescheduleResult r{fn, {}};
@@ -452,7 +452,7 @@ RescheduleResult rescheduleNests(const Kernel &fn, const LaunchShapeFn &shape) {
                                           "could not be mapped: " + after.refusal});
       continue;
     }
-    if (!better(after, current)) {
+    if (!fewerLaunches(after, current)) {
       r.remarks.push_back({nest->loc, head + "not rescheduled: isl's order launches " +
                                           shapeText(after) + ", no better than the source's " +
                                           before});

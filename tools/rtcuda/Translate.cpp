@@ -358,12 +358,13 @@ int translateCommand(const std::vector<std::string> &allArgs) {
   for (size_t start = 0; start < remarks.size();) {
     size_t end = std::min(remarks.find(',', start), remarks.size());
     std::string pass = remarks.substr(start, end - start);
-    // Reschedule, ArrayExpansion and Fission run on the function before Outline, not in a
-    // kernel's pipeline.
+    // Reschedule, ArrayExpansion, Fission and LaunchFusion run on the function before Outline,
+    // not in a kernel's pipeline.
     if (pass != "Fission" && pass != "Reschedule" && pass != "ArrayExpansion" &&
+        pass != "LaunchFusion" &&
         std::find(known.begin(), known.end(), pass) == known.end())
       return usageError("translate", "unknown pass '" + pass + "' for --remarks (steps: " +
-                                         steps + ", Reschedule, ArrayExpansion, Fission)");
+                                         steps + ", Reschedule, ArrayExpansion, Fission, LaunchFusion)");
     settings.remarkPasses.insert(pass);
     start = end + 1;
   }

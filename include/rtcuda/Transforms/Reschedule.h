@@ -23,6 +23,10 @@ struct LaunchShape {
 };
 using LaunchShapeFn = std::function<LaunchShape(const ir::Kernel &)>;
 
+// Whether `now` launches fewer kernels than `before` at the deepest host-loop level where the
+// two differ (and none deeper), with no more kernels that run loops in one thread.
+bool fewerLaunches(const LaunchShape &now, const LaunchShape &before);
+
 struct RescheduleResult {
   ir::Kernel kernel;  // the function, nests rescheduled (the same when none was)
   std::vector<std::pair<ir::SourceLoc, std::string>> remarks;

@@ -1,7 +1,8 @@
 // PolyBench's lu in its left-looking form: every (i, j) waits for the one before, so as written
 // loops 'i' and 'j' stay on the host around two launches per (i, j). isl's schedule is the
-// right-looking form: one host loop 'c0' (the pivot), three kernels per pivot (the column's
-// division, the trailing matrix's two triangles). The program prints what gcc's build prints
+// right-looking form: one host loop 'c0' (the pivot), three nests per pivot (the column's
+// division, the trailing matrix's two triangles; LaunchFusion then makes the triangles one
+// kernel over the square, test/lit/LaunchFusion/lu.c: two launches per pivot). The program prints what gcc's build prints
 // (the same operations per element, in the same order); verify at odd and prime sizes.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=Reschedule 2> %t/remarks
@@ -18,7 +19,6 @@
 // HOST:      for (int c0 = 0; c0 < n - 1; c0 += 1) {
 // HOST-NEXT:   rtcuda_launch_lu_1_on_device(where, n, d_A, c0);
 // HOST-NEXT:   rtcuda_launch_lu_2_on_device(where, n, d_A, c0);
-// HOST-NEXT:   rtcuda_launch_lu_3_on_device(where, n, d_A, c0);
 // HOST-NEXT: }
 //
 // VERIFY: verified 1 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
