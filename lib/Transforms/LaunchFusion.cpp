@@ -199,6 +199,16 @@ Fused fusePair(const Kernel &fn, const Pair &p, const std::vector<Stmt> &hostLoo
                                   .unite(rA.apply_range(wB.reverse()));
     isl::union_map points = toA.reverse().apply_range(conflict).apply_range(toB);
     isl::union_map same(ctx, "{ " + inner + " -> " + inner + " }");
+    // Only maps: a nest whose instances at different points share an element (a reduction
+    // along an inner loop, mvt's row and column sums) keeps its own kernel, whose mapping
+    // (lanes for rows, threads for columns) the fused one would not have.
+    auto selfConflict = [&](const isl::union_map &w, const isl::union_map &r, const isl::union_map &to) {
+      isl::union_map c = w.apply_range(w.reverse()).unite(w.apply_range(r.reverse())).unite(r.apply_range(w.reverse()));
+      return !to.reverse().apply_range(c).apply_range(to).is_subset(same);
+    };
+    if (selfConflict(wA, rA, toA) || selfConflict(wB, rB, toB))
+      throw Decline("a nest is not parallel in all its loops (its instances at different points "
+                    "share an element); it keeps its own kernel and mapping");
     if (!points.is_subset(same))
       throw Decline("an instance of one reads or writes an element that an instance of the other "
                     "writes at another point");
@@ -287,8 +297,8 @@ Fused fusePair(const Kernel &fn, const Pair &p, const std::vector<Stmt> &hostLoo
     } else {
       body.push_back(guarded(p.a.body, guard(p.a)));
       body.push_back(guarded(p.b.body, guard(p.b)));
-      out.what = sameBody ? "each statement under its domain's guard (the domains overlap)"
-                          : "each statement under its domain's guard";
+      out.what = std::string("each statement under its domain's guard") +
+                 (sameBody ? " (the domains overlap)" : "");
     }
     Stmt nest = block(body);
     for (size_t k = d; k-- > 0;) {
