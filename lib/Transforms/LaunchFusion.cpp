@@ -383,6 +383,7 @@ LaunchFusionResult fuseLaunches(const Kernel &fn, const LaunchShapeFn &shape) {
   // The function's shape, asked only once a pair is found (most functions have none).
   std::optional<LaunchShape> current;
   std::set<const StmtNode *> declined;  // first nests of pairs already tried and not fused
+  std::vector<Stmt> keep;                // ... kept alive, so that no new node reuses an address
   // One pair at a time (a fused nest may pair with the next one), until none is fused.
   for (bool fused = true; fused;) {
     fused = false;
@@ -416,6 +417,7 @@ LaunchFusionResult fuseLaunches(const Kernel &fn, const LaunchShapeFn &shape) {
         auto decline = [&](const std::string &why) {
           r.remarks.push_back({stmts[i]->loc, head + "not fused: " + why});
           declined.insert(stmts[i].get());
+          keep.push_back(stmts[i]);
         };
         if (!current) current = shape(r.kernel);
         if (!current->refusal.empty()) return;  // Outline refuses it as it is: left alone
