@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -113,9 +112,9 @@ TEST(TuneTarget, TheKernelTimeLimitKeepsTheDefault) {
   times["BLOCKSIZE=256"] = {{"median", 200}};
   fs::path dir = prepare("planted", "limit", times, true);
   std::string out;
-  auto t0 = std::chrono::steady_clock::now();
+  // The limit is shown by the report's reason below, not by a wall-clock bound (a loaded CI
+  // machine made a 6 s bound fail with the limit working).
   ASSERT_EQ(tune(dir, {{"n", 1000000}}, &out, 1.5), 0) << out;
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 6.0);
   nlohmann::json report = nlohmann::json::parse(text(dir / "tuning" / "report.json"));
   const auto &k = report["kernels"][0];
   EXPECT_EQ(k["chosen"], "BLOCKSIZE=256") << out;
