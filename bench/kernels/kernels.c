@@ -214,3 +214,19 @@ void box3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float B[r
                 B[k][j][i] = s * (1.0f / 27.0f);
             }
 }
+
+/* 3-D 3x3x3 convolution with a weight array (27 taps). */
+void conv3d(int nz, int ny, int nx, const float A[restrict nz + 2][ny + 2][nx + 2], const float K[restrict 3][3][3],
+            float B[restrict nz][ny][nx])
+{
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++) {
+                float s = 0.0f;
+                for (int c = 0; c < 3; c++)
+                    for (int b = 0; b < 3; b++)
+                        for (int a = 0; a < 3; a++)
+                            s += K[c][b][a] * A[k + c][j + b][i + a];
+                B[k][j][i] = s;
+            }
+}

@@ -172,6 +172,52 @@ void rtcuda_load4(float *, const float &&) = delete;
 // clang-format on
 )";
 
+// HaloTile's asynchronous copies from global to shared memory (lib/Transforms/HaloTileSlide.cpp):
+// cp.async where the device has it (sm_80 on), else, and in the CPU emulation, a plain copy,
+// which the same waits and barriers order. The source is taken by reference so that its address
+// is the element's; an rvalue does not compile. The anchor (a word of shared memory) gives the
+// commit and the wait a place in the IR; they do not touch it.
+const char *kAsyncHelpers = R"(
+// Asynchronous copies into shared memory: copy, commit a group, wait until `pending` groups remain.
+// clang-format off
+template <class T> static __device__ __forceinline__ void rtcuda_copy_async(T *to, const T &from) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (sizeof(T) == 4 || sizeof(T) == 8) {
+    unsigned s = (unsigned)__cvta_generic_to_shared(to);
+    if (sizeof(T) == 4) asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" :: "r"(s), "l"(&from) : "memory");
+    else asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" :: "r"(s), "l"(&from) : "memory");
+    return;
+  }
+#endif
+  *to = from;
+}
+template <class T> void rtcuda_copy_async(T *, const T &&) = delete;
+static __device__ __forceinline__ void rtcuda_async_commit(int *, int) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+static __device__ __forceinline__ void rtcuda_async_wait(int *, int pending) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if (pending <= 0) asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+  else if (pending == 1) asm volatile("cp.async.wait_group 1;\n" ::: "memory");
+  else if (pending == 2) asm volatile("cp.async.wait_group 2;\n" ::: "memory");
+  else asm volatile("cp.async.wait_group 3;\n" ::: "memory");
+#else
+  (void)pending;
+#endif
+}
+// clang-format on
+)";
+
+bool usesAsyncHelpers(const ir::Kernel &k) {
+  bool found = false;
+  ir::visitStmt(k.body, [&](const ir::Stmt &n) {
+    found |= n->kind == ir::StmtKind::Store && n->op == "rtcuda_copy_async";
+  });
+  return found;
+}
+
 bool usesVectorHelpers(const ir::Kernel &k) {
   bool found = false;
   ir::visitStmt(k.body, [&](const ir::Stmt &n) {
@@ -224,6 +270,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesVectorHelpers(lk.kernel); }))
     out << kVectorHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return usesAsyncHelpers(lk.kernel); }))
+    out << kAsyncHelpers;
   for (const LoweredKernel &lk : kernels) {
     const ir::Kernel k = nameDerivedSizes(lk.kernel);
     out << "\n// Kernel '" << k.name << "' from " << k.loc.str() << ".\n// Passes:";

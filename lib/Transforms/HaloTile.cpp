@@ -19,7 +19,9 @@
 //                                                  }
 //
 // Tiles of outputs: BLOCKSIZE * ITEMS along the loop (one parallel loop); BLOCKSIZE * ITEMS / 32
-// rows of 32 (two); ITEMS planes of BLOCKSIZE / 32 rows of 32 (three). The load phase issues a
+// rows of 32 (two); ITEMS planes of BLOCKSIZE / 32 rows of 32 (three, where the arrays' windows
+// along the planes differ; otherwise a 2-D tile slides along the planes: HaloTileSlide.cpp,
+// with at least 9 reads per output as in two dimensions). The load phase issues a
 // thread's loads (up to 16) before it stores them. A thread's ITEMS outputs are consecutive
 // along the outermost loop (the one loop in one dimension), so they share most of their reads:
 // the thread copies its window of the tile into registers once and the outputs read those
@@ -34,7 +36,7 @@
 // `if`, `?:`, `&&` or `||` might skip reads the tile makes) and only serial loops of constant
 // bounds. Every tile element the block loads lies between two elements the nest reads, in each
 // dimension, so no load leaves the array.
-#include "rtcuda/Analysis/Footprint.h"
+#include "HaloTileParts.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -42,12 +44,43 @@
 namespace rtcuda {
 
 using namespace ir;
+using namespace halo;
+
+namespace halo {
+
+Expr coordinate(const Expr &o, const std::vector<Expr> &extents, size_t d) {
+  Expr stride;
+  for (size_t e = d + 1; e < extents.size(); ++e) stride = stride ? mul(stride, extents[e]) : extents[e];
+  Expr c = stride ? div(o, stride) : o;
+  return d == 0 ? c : mod(c, extents[d]);
+}
+
+Expr tapRead(const Expr &n, const Taps &taps) {
+  auto tap = taps.find(n->name);
+  if (n->kind != ExprKind::Load || tap == taps.end()) return nullptr;
+  const ReadWindow &w = tap->second.second;
+  Expr index;
+  for (size_t d = 0; d < w.lo.size(); ++d) {
+    Expr c = sub(n->operands[d], intImm(w.lo[d]));
+    index = index ? add(mul(index, intImm(w.hi[d] - w.lo[d] + 1)), c) : c;
+  }
+  return load(tap->second.first, {simplify(index)}, n->type);
+}
+
+Stmt unrollAll(const Stmt &s) {
+  return mapStmt(s, [](const Stmt &x) {
+    if (x->kind != StmtKind::For) return x;
+    auto u = std::make_shared<StmtNode>(*x);
+    u->loopKind = LoopKind::Unrolled;
+    return Stmt(u);
+  });
+}
+
+}  // namespace halo
 
 namespace {
 
-constexpr int64_t kWarp = 32, kSharedBytes = 48 * 1024, kMaxTaps = 64,
-                  kFewPoints = 9, kInFlight = 16,
-                  kMaxWindowWords = 96, kOtherRegisters = 20;
+constexpr int64_t kMaxTaps = 64, kFewPoints = 9, kInFlight = 16;
 
 Stmt only(const Stmt &s) {
   Stmt x = s;
@@ -127,14 +160,6 @@ std::vector<int64_t> tileExtents(size_t depth, int64_t bs, int64_t items) {
   if (depth == 1) return {bs * items};
   if (depth == 2) return {bs * items / kWarp, kWarp};
   return {items, bs / kWarp, kWarp};
-}
-
-// c = (o / stride) % extent, without the division by 1 or the outermost modulo.
-Expr coordinate(const Expr &o, const std::vector<Expr> &extents, size_t d) {
-  Expr stride;
-  for (size_t e = d + 1; e < extents.size(); ++e) stride = stride ? mul(stride, extents[e]) : extents[e];
-  Expr c = stride ? div(o, stride) : o;
-  return d == 0 ? c : mod(c, extents[d]);
 }
 
 // The load phase of one array's tile: element e of the tile (`size` elements, `widths` per
@@ -223,7 +248,11 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   // Few reads per output in two or three dimensions: the halo (34 x (T + 2) elements for
   // 32 x T outputs) and the load phase cost more than the shared reads save, and NeighbourReuse's
   // outputs in registers are faster (H100, docs/performance.md: the 5-point stencil 0.70x copy
-  // bandwidth with the tile, 0.91x with NeighbourReuse; the 3 x 3 convolution 0.77x, 0.66x).
+  // bandwidth with the tile, 0.91x with NeighbourReuse; the 3 x 3 convolution 0.77x, 0.66x;
+  // the 7-point 3-D stencil 0.68x with the sliding tile, 0.78x with NeighbourReuse).
+  // Three dimensions slide a 2-D tile along the outermost loop (HaloTileSlide.cpp) when the
+  // arrays' windows along it agree: every plane is then loaded once.
+  const bool slide = loops.size() == 3 && canSlide(tiled);
   int64_t points = 0;
   for (const auto &t : tiled) points += t.second.points;
   if (loops.size() > 1 && points < kFewPoints) {
@@ -254,6 +283,13 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   std::vector<int> itemValues;
   bool sharedFits = false;
   for (int items : {1, 2, 4, 8}) {
+    if (slide) {
+      int64_t bytes = slideSharedBytes(k, tiled, items, maxBlock);
+      sharedFits |= bytes <= kSharedBytes;
+      if (bytes <= kSharedBytes && slideWindowWords(k, tiled, items) <= kMaxWindowWords)
+        itemValues.push_back(items);
+      continue;
+    }
     int64_t bytes = 0, windowBytes = 0;
     std::vector<int64_t> t = tileExtents(depth, maxBlock, items);
     for (const auto &[name, w] : tiled) {
@@ -292,9 +328,11 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   for (size_t d = 1; d < depth; ++d) allTiles = mul(allTiles, tiles[d]);
   allTiles = simplify(allTiles);
 
-  std::vector<Stmt> top{comment("halo tile: a block reads its tile of " +
-                                std::to_string(tiled.size()) + " array(s) plus the halo once, " +
-                                "then computes " + k.macro("ITEMS") + " outputs per thread")};
+  std::vector<Stmt> top;
+  if (!slide)
+    top.push_back(comment("halo tile: a block reads its tile of " + std::to_string(tiled.size()) +
+                          " array(s) plus the halo once, then computes " + k.macro("ITEMS") +
+                          " outputs per thread"));
   std::vector<Stmt> perTile;
   std::string tile = freshName(k, "tile");
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
@@ -322,6 +360,42 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     top.push_back(forLoop(e, kInt, intImm(0), intImm(n), intImm(1),
                           store(r, {var(e)}, "=", load(name, at, p->type)), LoopKind::Unrolled));
     tapsOf[name] = {r, w};
+  }
+  // The remark per tiled array: its window and how it is staged.
+  auto windowRemarks = [&](Kernel &out, const std::string &how) {
+    for (const auto &[name, w] : tiled) {
+      std::string window;
+      for (size_t d = 0; d < depth; ++d)
+        window += (d ? " x " : "") + std::string("[") + std::to_string(w.lo[d]) + ", " +
+                  std::to_string(w.hi[d]) + "]";
+      out.remarks.push_back("halo tile: '" + name + "' is read at " + std::to_string(w.points) +
+                            " places around each iteration (offsets " + window + "); " + how);
+    }
+  };
+  if (slide) {
+    Kernel out = k;
+    Expr allTiles = slidePlanes(k, loops, tiled, tapsOf, top);
+    out.body = withLoc(block(top), k.body->loc);
+    out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
+    out.blockThreads = bs;
+    // ITEMS: the most rows per thread that fit (H100, docs/passes/HaloTile.md: the 27-point box
+    // 0.50x copy bandwidth at 1 row, 0.60x at 2, 0.64x at 4 with registers in place of the
+    // asynchronous copies; the 27-tap filter 0.35x at 1, 0.50x at 2). Blocks of 128 where a
+    // thread holds more than 64 registers by the estimate, as in two dimensions (the 27-tap
+    // filter, 87 registers: 0.53x at 128, 0.50x at 256).
+    int chosen = itemValues.back();
+    out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
+    if (slideRegisters(k, body, vars, tiled, tapsOf, chosen) > 64) out.preferredBlockSize = 128;
+    // PLANES: a block's column of planes; its first (halo) planes are loaded twice.
+    out.tuning.push_back({"PLANES", k.macro("PLANES"), {8, 16, 32, 64}, 32});
+    // DEPTH: planes in flight (asynchronous copies) per block (the box 0.49x at 1, 0.63x at 2,
+    // 0.68x at 3).
+    out.tuning.push_back({"DEPTH", k.macro("DEPTH"), {1, 2, 3}, 2});
+    out.passes.push_back("HaloTile");
+    windowRemarks(out, "a block slides its tile and halo through shared memory along '" + vars[0] +
+                           "', " + k.macro("PLANES") + " planes, " + k.macro("ITEMS") +
+                           " rows per thread, the halo planes in registers");
+    return out;
   }
   std::map<std::string, std::pair<std::string, ReadWindow>> tileOf;  // array -> (tile, window)
   std::map<std::string, std::vector<std::string>> baseOf;            // array -> origin per dim
@@ -419,16 +493,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   }, [&](const Expr &e) {
     return mapExpr(e, [&](const Expr &n) -> Expr {
       if (n->kind != ExprKind::Load) return n;
-      auto tap = tapsOf.find(n->name);
-      if (tap != tapsOf.end()) {
-        const ReadWindow &w = tap->second.second;
-        Expr index;
-        for (size_t d = 0; d < w.lo.size(); ++d) {
-          Expr c = sub(n->operands[d], intImm(w.lo[d]));
-          index = index ? add(mul(index, intImm(w.hi[d] - w.lo[d] + 1)), c) : c;
-        }
-        return load(tap->second.first, {simplify(index)}, n->type);
-      }
+      if (Expr t = tapRead(n, tapsOf)) return t;
       auto it = tileOf.find(n->name);
       if (it == tileOf.end()) return n;
       const ReadWindow &w = it->second.second;
@@ -448,13 +513,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       return load(it->second.first, {index}, n->type);
     });
   });
-  if (!tapsOf.empty() || windowed)  // constant subscripts of the local arrays: registers
-    computed = mapStmt(computed, [](const Stmt &s) {
-      if (s->kind != StmtKind::For) return s;
-      auto u = std::make_shared<StmtNode>(*s);
-      u->loopKind = LoopKind::Unrolled;
-      return Stmt(u);
-    });
+  if (!tapsOf.empty() || windowed) computed = unrollAll(computed);  // registers
   item.push_back(ifThen(valid, computed));
   perTile.push_back(forLoop(q, kInt, intImm(0), items, intImm(1), block(item), LoopKind::Unrolled));
   perTile.push_back(barrier());
@@ -505,16 +564,8 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     if (words > 64) out.preferredBlockSize = 128;
   }
   out.passes.push_back("HaloTile");
-  for (const auto &[name, w] : tiled) {
-    std::string window;
-    for (size_t d = 0; d < depth; ++d)
-      window += (d ? " x " : "") + std::string("[") + std::to_string(w.lo[d]) + ", " +
-                std::to_string(w.hi[d]) + "]";
-    out.remarks.push_back("halo tile: '" + name + "' is read at " + std::to_string(w.points) +
-                          " places around each iteration (offsets " + window + "); a block " +
-                          "stages its tile and halo in shared memory, " + k.macro("ITEMS") +
-                          " outputs per thread");
-  }
+  windowRemarks(out, "a block stages its tile and halo in shared memory, " + k.macro("ITEMS") +
+                         " outputs per thread");
   return out;
 }
 

@@ -1,7 +1,7 @@
 // HaloTile: nests whose neighbouring iterations read the same elements stage a tile of the array
 // plus its halo in shared memory: a 1-D filter (16 taps, the taps in registers), a 1-D 3-point
-// stencil and a 2-D 3 x 3 convolution in double, a 3-D 27-point filter, all at odd sizes and
-// several tuning points. A 2-D 5-point stencil (fewer than 9 reads per output) keeps
+// stencil and a 2-D 3 x 3 convolution in double, a 3-D 27-point filter (its sliding tile:
+// slide.c), all at odd sizes and several tuning points. A 2-D 5-point stencil (fewer than 9 reads per output) keeps
 // NeighbourReuse; a nest with a branch, and a filter whose tile cannot fit in 48 KB, are left
 // as they are. With the halo guard made one element short (`end + hi - 1`; again after the
 // register windows: 13842 mismatches at 31 and 37, two points each), verify at sizes 31
@@ -67,13 +67,9 @@
 // CHECK-NEXT:     int j = j_first + col;
 // CHECK:              s += K_reg[3 * a + b] * A_win[(q + a) * 3 + b];
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
-// CHECK:      __shared__ float A_tile[34 * ((BOX3D_ITEMS + 2) * (BOX3D_BLOCKSIZE / 32 + 2))];
-// CHECK:        float A_win[9 * BOX3D_ITEMS + 18];
-// CHECK:          A_win[e] = A_tile[(e / 9 * (BOX3D_BLOCKSIZE / 32 + 2) + (grp + e / 3 % 3)) * 34 + (col + e % 3)];
-// CHECK:          int k = k_first + q;
-// CHECK-NEXT:     int j = j_first + grp;
-// CHECK-NEXT:     int i = i_first + col;
-// CHECK:                s += A_win[((q + (c + 1)) * 3 + (b + 1)) * 3 + (a + 1)];
+// CHECK:      __shared__ float A_tile[(BOX3D_DEPTH + 1) * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
+// CHECK:        for (int z = 0; z < steps; z++) {
+// CHECK:                  s += A_win[3 * ((c + 1) * (BOX3D_ITEMS + 2)) + 3 * q + 3 * b + a + 4];
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)
 // CHECK-NOT:  _tile
 // CHECK-LABEL: IR after HaloTile (kernel branchy)

@@ -1,0 +1,53 @@
+// HaloTile's pieces shared by its two files: HaloTile.cpp (the analysis, tiles of one and two
+// dimensions) and HaloTileSlide.cpp (three dimensions: a 2-D tile sliding along the outermost
+// loop, 2.5-D blocking).
+#ifndef RTCUDA_LIB_TRANSFORMS_HALOTILEPARTS_H
+#define RTCUDA_LIB_TRANSFORMS_HALOTILEPARTS_H
+
+#include "rtcuda/Analysis/Footprint.h"
+#include "rtcuda/IR/IR.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rtcuda::halo {
+
+constexpr int64_t kWarp = 32, kSharedBytes = 48 * 1024, kMaxWindowWords = 96,
+                  kOtherRegisters = 20, kMaxDepth = 3;
+
+// array -> (its local array, its window): the filter taps a thread keeps in registers.
+using Taps = std::map<std::string, std::pair<std::string, ReadWindow>>;
+using Tiled = std::vector<std::pair<std::string, ReadWindow>>;
+
+// c = (o / stride) % extent, without the division by 1 or the outermost modulo.
+ir::Expr coordinate(const ir::Expr &o, const std::vector<ir::Expr> &extents, size_t d);
+
+// A read of a tap array, rewritten to a read of its local array; nullptr for other reads.
+ir::Expr tapRead(const ir::Expr &load, const Taps &taps);
+
+// Every For of `s` unrolled (constant subscripts of the local arrays: registers).
+ir::Stmt unrollAll(const ir::Stmt &s);
+
+// Three dimensions: whether every tiled array has one window along the outermost loop (the
+// planes slide together).
+bool canSlide(const Tiled &tiled);
+
+// Registers a thread of the sliding kernel holds at `items` rows: the live part of the windows,
+// the taps, plus kOtherRegisters (the copies in flight go to shared memory, not registers). Also
+// the shared bytes of its tiles at `blockSize` threads (kMaxDepth + 1 slots of a plane each).
+int64_t slideRegisters(const ir::Kernel &k, const ir::Stmt &body,
+                       const std::vector<std::string> &vars, const Tiled &tiled, const Taps &taps,
+                       int64_t items);
+int64_t slideSharedBytes(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
+int64_t slideWindowWords(const ir::Kernel &k, const Tiled &tiled, int64_t items);
+
+// The sliding kernel's body: taps (already in `top`) stay; pushes the tiles and the loop over
+// tiles onto `top` and returns the number of tiles.
+ir::Expr slidePlanes(const ir::Kernel &k, const std::vector<ir::Stmt> &loops, const Tiled &tiled,
+                     const Taps &taps, std::vector<ir::Stmt> &top);
+
+}  // namespace rtcuda::halo
+
+#endif

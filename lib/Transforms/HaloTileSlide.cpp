@@ -1,0 +1,323 @@
+// HaloTile in three dimensions: 2.5-D blocking. A block owns a column of the output, a tile of
+// BLOCKSIZE * ITEMS / 32 rows of 32 in each of PLANES consecutive planes, and walks it plane by
+// plane. Each plane of the input tile (the rows and columns plus their halo) is copied from
+// global memory once, asynchronously (cp.async: rtcuda_copy_async in kernel.cu), DEPTH planes
+// ahead, into one of DEPTH + 1 shared slots; each thread keeps the planes its outputs still need
+// in registers (its window: the halo planes of the outermost loop, ITEMS + halo rows, the column
+// halo), moves them down one plane per step, and reads only the new plane's part from shared
+// memory. The copies hold no registers and are in flight while the outputs are computed.
+//
+//   for (k ...) for (j ...) for (i ...)           for (tile = blockIdx.x; tile < tiles; ...) {
+//     B[k][j][i] = sum of A[k + c][j + b][i + a]    copy planes k_first - 1 ... into slots 0 ..
+//                                          ==>      for (z = 0; z < steps; z++) {
+//                                                     wait for plane z's copies; __syncthreads();
+//                                                     A_win[0..1] = A_win[1..2];   // registers
+//                                                     A_win[2] = its part of slot z % (DEPTH + 1)
+//                                                     copy plane z + DEPTH into its slot
+//                                                     if (z >= 2) ITEMS outputs of plane k_first + z - 2
+//                                                   }
+//                                                   wait for all copies; __syncthreads();
+//                                                 }
+//
+// One barrier per plane suffices: slot (z + DEPTH) % (DEPTH + 1) is written after the barrier of
+// step z and was last read at step z - 1, before every thread reached that barrier. Unlike the
+// 3-D tile of HaloTile.cpp, which reloads (ITEMS + halo) planes for ITEMS planes of outputs and
+// holds their whole window, each plane is copied once per PLANES planes of outputs (plus the
+// halo planes at the start of a block's column) and a thread holds only the halo planes' window.
+#include "HaloTileParts.h"
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+#include <set>
+
+namespace rtcuda::halo {
+
+using namespace ir;
+
+namespace {
+
+const Type kInt = Type::of(ScalarKind::Int);
+
+int64_t words(const Kernel &k, const std::string &array) {
+  return (k.findParam(array)->type.bytes() + 3) / 4;
+}
+
+Stmt constantDecl(const std::string &name, const Expr &value) {
+  auto c = std::make_shared<StmtNode>(*decl(name, kInt, value));
+  c->constant = true;
+  return Stmt(c);
+}
+
+// One array's pieces: its shared slots, its copies per thread, its window.
+struct Plane {
+  std::string array, tile, win, loads, j0, i0;
+  ReadWindow w;
+  Type elem;
+  Expr rowWidth, slice, wrow, wplane;  // tile row (32 + halo), tile plane, window row and plane
+};
+
+}  // namespace
+
+bool canSlide(const Tiled &tiled) {
+  for (const auto &[name, w] : tiled)
+    if (w.lo[0] != tiled[0].second.lo[0] || w.hi[0] != tiled[0].second.hi[0]) return false;
+  return true;
+}
+
+int64_t slideWindowWords(const Kernel &k, const Tiled &tiled, int64_t items) {
+  int64_t n = 0;
+  for (const auto &[name, w] : tiled)
+    n += (w.hi[0] - w.lo[0] + 1) * (items + w.hi[1] - w.lo[1]) * (w.hi[2] - w.lo[2] + 1) *
+         words(k, name);
+  return n;
+}
+
+int64_t slideSharedBytes(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
+  int64_t bytes = 0;
+  for (const auto &[name, w] : tiled)
+    bytes += (kMaxDepth + 1) * (blockSize * items / kWarp + w.hi[1] - w.lo[1]) * (kWarp + w.hi[2] - w.lo[2]) *
+             k.findParam(name)->type.bytes();
+  return bytes;
+}
+
+// Words of the window that stay live: entry x of window plane p is read at plane p, or moves
+// down to plane p - 1 where it is live, so plane p holds the union of the offsets read at planes
+// 0..p. Offsets are exact where every read's subscripts are the loop variables plus constants
+// (a stencil written out); with a constant loop in the subscripts, the whole box.
+int64_t liveWindowWords(const Kernel &k, const Stmt &body, const std::vector<std::string> &vars,
+                        const Tiled &tiled, int64_t items) {
+  int64_t n = 0;
+  for (const auto &[name, w] : tiled) {
+    std::set<std::vector<int64_t>> offsets;
+    bool exact = true;
+    visitStmt(body, nullptr, [&](const Expr &e) {
+      visitExpr(e, [&](const Expr &r) {
+        if (r->kind != ExprKind::Load || r->name != name) return;
+        std::vector<int64_t> o;
+        for (size_t d = 0; d < 3; ++d) {
+          int64_t c = 0;
+          exact &= constantDifference(r->operands[d], var(vars[d]), &c);
+          o.push_back(c - w.lo[d]);
+        }
+        offsets.insert(o);
+      });
+    });
+    if (!exact) {
+      n += slideWindowWords(k, {{name, w}}, items);
+      continue;
+    }
+    std::set<std::pair<int64_t, int64_t>> live;  // (row, column) of the window
+    for (int64_t p = 0; p <= w.hi[0] - w.lo[0]; ++p) {
+      for (const auto &o : offsets)
+        if (o[0] == p)
+          for (int64_t q = 0; q < items; ++q) live.insert({q + o[1], o[2]});
+      n += int64_t(live.size()) * words(k, name);
+    }
+  }
+  return n;
+}
+
+int64_t slideRegisters(const Kernel &k, const Stmt &body, const std::vector<std::string> &vars,
+                       const Tiled &tiled, const Taps &taps, int64_t items) {
+  int64_t n = kOtherRegisters + liveWindowWords(k, body, vars, tiled, items);
+  for (const auto &[name, t] : taps) {
+    int64_t taps = 1;
+    for (size_t d = 0; d < t.second.lo.size(); ++d) taps *= t.second.hi[d] - t.second.lo[d] + 1;
+    n += taps * words(k, name);
+  }
+  return n;
+}
+
+Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &tiled,
+                 const Taps &taps, std::vector<Stmt> &top) {
+  std::vector<std::string> vars;
+  for (const Stmt &l : loops) vars.push_back(l->name);
+  Expr bs = var(k.macro("BLOCKSIZE")), items = var(k.macro("ITEMS")),
+       planes = var(k.macro("PLANES")), depth = var(k.macro("DEPTH")),
+       tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  const int64_t lo0 = tiled[0].second.lo[0], span0 = tiled[0].second.hi[0] - lo0 + 1;
+  std::vector<Expr> extents{planes, div(mul(bs, items), intImm(kWarp)), intImm(kWarp)}, tiles;
+  for (size_t d = 0; d < 3; ++d)
+    tiles.push_back(simplify(div(add(simplify(tripCount(loops[d])), sub(extents[d], intImm(1))),
+                                 extents[d])));
+  Expr allTiles = simplify(mul(mul(tiles[0], tiles[1]), tiles[2]));
+  top.push_back(comment("halo tile, 2.5-D: a block walks " + k.macro("PLANES") +
+                        " planes of its tile; each plane of " + std::to_string(tiled.size()) +
+                        " array(s) plus the halo is read once, the halo planes stay in registers"));
+
+  std::string tile = freshName(k, "tile"), col = freshName(k, "col"), grp = freshName(k, "grp"),
+              z = freshName(k, "z"), steps = freshName(k, "steps"), q = freshName(k, "q");
+  std::vector<Stmt> perTile;
+  std::vector<std::string> first;
+  for (size_t d = 0; d < 3; ++d) {  // the tile's origin, the innermost loop's tiles fastest
+    first.push_back(freshName(k, vars[d] + "_first"));
+    perTile.push_back(decl(first[d], loops[d]->type,
+                           simplify(add(loops[d]->min, mul(coordinate(var(tile), tiles, d),
+                                                           extents[d])))));
+  }
+  perTile.push_back(decl(col, kInt, mod(tid, intImm(kWarp))));
+  perTile.push_back(decl(grp, kInt, div(tid, intImm(kWarp))));
+  // Steps: one per plane of the block's window, the last tile of a column may hold fewer planes.
+  Expr left = sub(loops[0]->end, var(first[0], loops[0]->type));
+  perTile.push_back(decl(steps, kInt,
+                         add(select(lt(planes, left), planes, left), intImm(span0 - 1))));
+
+  std::vector<Plane> arrays;
+  for (const auto &[name, w] : tiled) {
+    Plane a;
+    a.array = name;
+    a.w = w;
+    a.elem = k.findParam(name)->type;
+    a.tile = freshName(k, name + "_tile");
+    a.win = freshName(k, name + "_win");
+    a.loads = freshName(k, name + "_loads");
+    a.j0 = freshName(k, name + "_" + vars[1] + "0");
+    a.i0 = freshName(k, name + "_" + vars[2] + "0");
+    a.rowWidth = intImm(kWarp + w.hi[2] - w.lo[2]);
+    a.slice = simplify(mul(add(extents[1], intImm(w.hi[1] - w.lo[1])), a.rowWidth));
+    a.wrow = intImm(w.hi[2] - w.lo[2] + 1);
+    a.wplane = simplify(mul(add(items, intImm(w.hi[1] - w.lo[1])), a.wrow));
+    auto shared = std::make_shared<StmtNode>(
+        *decl(a.tile, a.elem, nullptr, simplify(mul(add(depth, intImm(1)), a.slice))));
+    shared->shared = true;
+    top.push_back(shared);
+    top.push_back(constantDecl(a.loads, simplify(div(add(a.slice, sub(bs, intImm(1))), bs))));
+    perTile.push_back(decl(a.j0, loops[1]->type,
+                           simplify(add(var(first[1], loops[1]->type), intImm(w.lo[1])))));
+    perTile.push_back(decl(a.i0, loops[2]->type,
+                           simplify(add(var(first[2], loops[2]->type), intImm(w.lo[2])))));
+    Expr winSize = simplify(mul(intImm(span0), a.wplane));
+    perTile.push_back(decl(a.win, a.elem, nullptr, winSize));
+    std::string e = freshName(k, "e");  // a defined window before the first planes arrive
+    perTile.push_back(forLoop(e, kInt, intImm(0), winSize, intImm(1),
+                              store(a.win, {var(e)}, "=", cast(a.elem, intImm(0))),
+                              LoopKind::Unrolled));
+    arrays.push_back(a);
+  }
+
+  // The copies of plane `plane` (absolute) into slot `slot`, asynchronous (cp.async where the
+  // device has it, rtcuda_copy_async in kernel.cu): element e of the plane's tile by thread
+  // e % BLOCKSIZE, rows one after another. Elements outside what the nest reads copy its first
+  // element instead (slots no output reads); a copy always has a source inside the array.
+  std::string anchor = freshName(k, "pending");  // the commits' and waits' anchor (one word)
+  {
+    auto sync = std::make_shared<StmtNode>(*decl(anchor, kInt, nullptr, intImm(1)));
+    sync->shared = true;
+    top.push_back(sync);
+  }
+  auto copyPlane = [&](const Plane &a, const Expr &plane, const Expr &wanted, const Expr &slot) {
+    std::string r = freshName(k, "r"), e = freshName(k, "e"), jat = freshName(k, vars[1] + "_at"),
+                iat = freshName(k, vars[2] + "_at");
+    Expr ok = lt(plane, simplify(add(loops[0]->end, intImm(a.w.hi[0]))));
+    ok = land(ok, lt(var(jat, loops[1]->type), simplify(add(loops[1]->end, intImm(a.w.hi[1])))));
+    ok = land(ok, lt(var(iat, loops[2]->type), simplify(add(loops[2]->end, intImm(a.w.hi[2])))));
+    std::vector<Expr> firstRead;
+    for (size_t d = 0; d < 3; ++d) firstRead.push_back(simplify(add(loops[d]->min, intImm(a.w.lo[d]))));
+    Stmt body = block(
+        {decl(e, kInt, add(tid, mul(var(r), bs))),
+         decl(jat, loops[1]->type, add(var(a.j0, loops[1]->type), div(var(e), a.rowWidth))),
+         decl(iat, loops[2]->type, add(var(a.i0, loops[2]->type), mod(var(e), a.rowWidth))),
+         ifThen(lt(var(e), a.slice),
+                store(a.tile, {simplify(add(mul(slot, a.slice), var(e)))}, "rtcuda_copy_async",
+                      select(ok,
+                             load(a.array, {plane, var(jat, loops[1]->type), var(iat, loops[2]->type)},
+                                  a.elem),
+                             load(a.array, firstRead, a.elem))))});
+    return ifThen(wanted, forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body,
+                                  LoopKind::Unrolled));
+  };
+  auto commit = [&]() { return store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0)); };
+  // Planes 0 .. DEPTH - 1 of the block's window first, one commit group each.
+  {
+    std::string d = freshName(k, "d"), at0 = freshName(k, vars[0] + "_at");
+    std::vector<Stmt> first0{decl(at0, loops[0]->type,
+                                  simplify(add(var(first[0], loops[0]->type), add(var(d), intImm(lo0)))))};
+    for (const Plane &a : arrays) first0.push_back(copyPlane(a, var(at0, loops[0]->type), lt(var(d), var(steps)), var(d)));
+    first0.push_back(commit());
+    perTile.push_back(forLoop(d, kInt, intImm(0), depth, intImm(1), block(first0), LoopKind::Unrolled));
+  }
+  // Step z: wait for plane z's copies (DEPTH - 1 later groups may be pending), barrier (every
+  // thread's copies of plane z have landed; every thread has read slot (z - 1) % (DEPTH + 1)
+  // at step z - 1); each thread moves its window down a plane and reads the new plane's part;
+  // the copies of plane z + DEPTH go to slot (z + DEPTH) % (DEPTH + 1), the one plane z - 1
+  // left; then the outputs, while those copies are in flight.
+  std::string slot = freshName(k, "slot");
+  std::vector<Stmt> step{store(anchor, {intImm(0)}, "rtcuda_async_wait", sub(depth, intImm(1))),
+                         barrier(), decl(slot, kInt, mod(var(z), add(depth, intImm(1))))};
+  for (const Plane &a : arrays) {
+    std::string p = freshName(k, "p"), e = freshName(k, "e");
+    if (span0 > 1)
+      step.push_back(forLoop(
+          p, kInt, intImm(0), intImm(span0 - 1), intImm(1),
+          forLoop(e, kInt, intImm(0), a.wplane, intImm(1),
+                  store(a.win, {add(mul(var(p), a.wplane), var(e))}, "=",
+                        load(a.win, {add(mul(add(var(p), intImm(1)), a.wplane), var(e))}, a.elem)),
+                  LoopKind::Unrolled),
+          LoopKind::Unrolled));
+    int64_t one = 0;
+    bool narrow = isConst(a.wrow, &one) && one == 1;
+    Expr row = add(mul(var(grp), items), narrow ? var(e) : div(var(e), a.wrow));
+    Expr column = narrow ? var(col) : add(var(col), mod(var(e), a.wrow));
+    step.push_back(forLoop(
+        e, kInt, intImm(0), a.wplane, intImm(1),
+        store(a.win, {add(simplify(mul(intImm(span0 - 1), a.wplane)), var(e))}, "=",
+              load(a.tile, {add(mul(var(slot), a.slice), add(mul(row, a.rowWidth), column))},
+                   a.elem)),
+        LoopKind::Unrolled));
+  }
+  std::string next = freshName(k, vars[0] + "_next");
+  Expr ahead = add(var(z), depth);
+  step.push_back(decl(next, loops[0]->type,
+                      simplify(add(var(first[0], loops[0]->type), add(ahead, intImm(lo0))))));
+  for (const Plane &a : arrays)
+    step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
+                             mod(ahead, add(depth, intImm(1)))));
+  step.push_back(commit());
+  // The outputs of plane first + z - (span0 - 1), once its last halo plane has arrived.
+  std::map<std::string, const Plane *> planeOf;
+  for (const Plane &a : arrays) planeOf[a.array] = &a;
+  std::vector<Stmt> item;
+  std::vector<Expr> at{sub(var(z), intImm(span0 - 1)), add(mul(var(grp), items), var(q)), var(col)};
+  Expr valid;
+  for (size_t d = 0; d < 3; ++d) {
+    item.push_back(withLoc(decl(vars[d], loops[d]->type,
+                                add(var(first[d], loops[d]->type), at[d])),
+                           loops[d]->loc));
+    Expr ok = lt(var(vars[d], loops[d]->type), loops[d]->end);
+    valid = valid ? land(valid, ok) : ok;
+  }
+  const Stmt body = loops.back()->body;
+  Stmt computed = mapStmt(body, nullptr, [&](const Expr &e) {
+    return mapExpr(e, [&](const Expr &n) -> Expr {
+      if (n->kind != ExprKind::Load) return n;
+      if (Expr t = tapRead(n, taps)) return t;
+      auto it = planeOf.find(n->name);
+      if (it == planeOf.end()) return n;
+      const ReadWindow &w = it->second->w;
+      // [p_d + a_d] -> window (a_0 - lo_0, q + a_1 - lo_1, a_2 - lo_2)
+      std::vector<Expr> c;
+      for (size_t d = 0; d < 3; ++d)
+        c.push_back(simplify(sub(sub(n->operands[d], var(vars[d], loops[d]->type)), intImm(w.lo[d]))));
+      Expr index = add(mul(add(mul(c[0], add(items, intImm(w.hi[1] - w.lo[1]))), add(var(q), c[1])),
+                           it->second->wrow),
+                       c[2]);
+      return load(it->second->win, {simplify(index)}, n->type);
+    });
+  });
+  item.push_back(ifThen(valid, unrollAll(computed)));
+  step.push_back(ifThen(lt(intImm(span0 - 2), var(z)),
+                        forLoop(q, kInt, intImm(0), items, intImm(1), block(item),
+                                LoopKind::Unrolled)));
+  perTile.push_back(forLoop(z, kInt, intImm(0), var(steps), intImm(1), block(step)));
+  // Pending copies (planes past the window) land before the slots serve the next tile.
+  perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
+  perTile.push_back(barrier());  // the slots are free before the next tile's first plane
+  top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
+                                cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
+                                LoopKind::Block),
+                        loops[0]->loc));
+  return allTiles;
+}
+
+}  // namespace rtcuda::halo

@@ -1,0 +1,178 @@
+// HaloTile in three dimensions (HaloTileSlide.cpp): a 2-D tile slides along the outermost loop,
+// each plane copied once (asynchronous copies, DEPTH planes ahead) into one of DEPTH + 1 shared
+// slots, the halo planes of each thread's window in registers. A 27-point box filter, a filter
+// with 24 taps whose window starts at 0 in each dimension, two arrays sliding together, a
+// window along the planes only (9 planes), one within the plane only; a 7-point stencil (fewer
+// than 9 reads) keeps NeighbourReuse; arrays whose windows along the planes differ keep the 3-D
+// tile of HaloTile.cpp. Verified at odd and prime sizes and several tuning points, DEPTH 1 and
+// 3, PLANES = 8 (several blocks along a column).
+// Planted bug caught: the copies' guard along the planes one short (`plane < end + hi - 1`):
+// verify at sizes 31 and 37, two points each, reported 25946 mismatches, in all five sliding
+// kernels. (The CPU emulation copies synchronously: a wait that lets too many copies pend is
+// not something it can see; compute-sanitizer's racecheck on the GPU is the check for that.)
+// RUN: rm -rf %t && split-file %s %t
+// RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
+// RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
+// RUN: FileCheck --check-prefix=PARAMS %s < %t/out/box_params.h
+// RUN: FileCheck --check-prefix=PARAMS3 %s < %t/out/conv3_params.h
+// RUN: FileCheck --check-prefix=HELPERS %s < %t/out/kernel.cu
+// RUN: %rtcuda verify %t/out --seed 5 --sizes 1,31,43 --max-points 3 | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/out --seed 3 --sizes 37 --max-points 2 --point PLANES=8 | FileCheck --check-prefix=VERIFY1 %s
+// RUN: %rtcuda verify %t/out --seed 9 --sizes 2,29 --max-points 2 --point DEPTH=1 | FileCheck --check-prefix=VERIFY2 %s
+// RUN: %rtcuda verify %t/out --seed 4 --sizes 30 --max-points 2 --point DEPTH=3 | FileCheck --check-prefix=VERIFY1 %s
+//
+// CHECK-LABEL: IR after HaloTile (kernel box)
+// CHECK:      __shared__ float A_tile[(BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68)];
+// CHECK-NEXT: const int A_loads = (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + BOX_BLOCKSIZE + 67) / BOX_BLOCKSIZE;
+// CHECK-NEXT: __shared__ int pending[1];
+// CHECK:        int steps = (BOX_PLANES < nz - 1 - k_first ? BOX_PLANES : nz - 1 - k_first) + 2;
+// CHECK:        float A_win[9 * BOX_ITEMS + 18];
+// CHECK:        for (int d = 0; d < BOX_DEPTH; d++) {  // unrolled
+// CHECK-NEXT:     int k_at = k_first + d - 1;
+// CHECK-NEXT:     if (d < steps) {
+// CHECK:                rtcuda_copy_async(&A_tile[d * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], k_at < nz && j_at < ny && i_at < nx ? A[k_at][j_at][i_at] : A[0][0][0]);
+// CHECK:          rtcuda_async_commit(&pending[0], 0);
+// CHECK:        for (int z = 0; z < steps; z++) {
+// CHECK-NEXT:     rtcuda_async_wait(&pending[0], BOX_DEPTH - 1);
+// CHECK-NEXT:     __syncthreads();
+// CHECK-NEXT:     int slot = z % (BOX_DEPTH + 1);
+// CHECK-NEXT:     for (int p = 0; p < 2; p++) {  // unrolled
+// CHECK-NEXT:       for (int e = 0; e < 3 * BOX_ITEMS + 6; e++) {  // unrolled
+// CHECK-NEXT:         A_win[p * (3 * BOX_ITEMS + 6) + e] = A_win[(p + 1) * (3 * BOX_ITEMS + 6) + e];
+// CHECK:            A_win[6 * BOX_ITEMS + 12 + e] = A_tile[slot * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + ((grp * BOX_ITEMS + e / 3) * 34 + (col + e % 3))];
+// CHECK:          int k_next = k_first + z + BOX_DEPTH - 1;
+// CHECK-NEXT:     if (z + BOX_DEPTH < steps) {
+// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % (BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], k_next < nz && j_at < ny && i_at < nx ? A[k_next][j_at][i_at] : A[0][0][0]);
+// CHECK:          rtcuda_async_commit(&pending[0], 0);
+// CHECK-NEXT:     if (1 < z) {
+// CHECK:              int k = k_first + (z - 2);
+// CHECK-NEXT:         int j = j_first + (grp * BOX_ITEMS + q);
+// CHECK-NEXT:         int i = i_first + col;
+// CHECK:                    s += A_win[3 * ((c + 1) * (BOX_ITEMS + 2)) + 3 * q + 3 * b + a + 4];
+// CHECK:        rtcuda_async_wait(&pending[0], 0);
+// CHECK-NEXT:   __syncthreads();
+// CHECK-LABEL: IR after HaloTile (kernel seven)
+// CHECK-NOT:  _tile
+// CHECK-LABEL: IR after HaloTile (kernel conv3)
+// CHECK:      float K_reg[24];
+// CHECK:        int k_at = k_first + d;
+// CHECK:              s += K_reg[8 * c + 2 * b + a] * A_win[2 * (c * (CONV3_ITEMS + 3)) + 2 * q + 2 * b + a];
+// CHECK-LABEL: IR after HaloTile (kernel pair)
+// CHECK:      __shared__ float C_tile[(PAIR_DEPTH + 1) * (32 * (PAIR_BLOCKSIZE * PAIR_ITEMS / 32) + 32)];
+// CHECK:        int k_at = k_first + d - 2;
+// CHECK:        int k_next = k_first + z + PAIR_DEPTH - 2;
+// CHECK:            B[k][j][i] = A_win[2 * q + 1] - A_win[4 * PAIR_ITEMS + 2 * q + 12] + A_win[2 * PAIR_ITEMS + 2 * q + 7] + A_win[4 * PAIR_ITEMS + 2 * q + 9] + A_win[2 * q + 4] + C_win[2 * PAIR_ITEMS + q + 2] * C_win[q + 1] + C_win[PAIR_ITEMS + q + 1] - C_win[2 * PAIR_ITEMS + q + 3];
+// CHECK-LABEL: IR after HaloTile (kernel zonly)
+// CHECK:        float A_win[9 * ZONLY_ITEMS];
+// CHECK:            A_win[p * ZONLY_ITEMS + e] = A_win[(p + 1) * ZONLY_ITEMS + e];
+// CHECK:          if (7 < z) {
+// CHECK:                s += A_win[(c + 4) * ZONLY_ITEMS + q];
+// CHECK-LABEL: IR after HaloTile (kernel flat)
+// CHECK-NOT:      for (int p
+// CHECK:          if (-1 < z) {
+// CHECK-LABEL: IR after HaloTile (kernel mixed)
+// CHECK-NOT:    for (int z
+// CHECK:        A_win[e] = A_tile[
+//
+// REMARKS: remark: halo tile: 'A' is read at 27 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1]); a block slides its tile and halo through shared memory along 'k', BOX_PLANES planes, BOX_ITEMS rows per thread, the halo planes in registers
+// REMARKS: remark: halo tile: 'A' is read at 7 places around each iteration, fewer than 9 in 3 dimensions; not applied
+// REMARKS: remark: halo tile: 'A' is read at 24 places around each iteration (offsets [0, 2] x [0, 3] x [0, 1]); a block slides
+// REMARKS: remark: halo tile: 'A' is read at 5 places around each iteration (offsets [-2, 0] x [0, 2] x [-1, 0]); a block slides
+// REMARKS: remark: halo tile: 'C' is read at 4 places around each iteration (offsets [-2, 0] x [0, 1] x [0, 0]); a block slides
+// REMARKS: remark: halo tile: 'A' is read at 9 places around each iteration (offsets [-4, 4] x [0, 0] x [0, 0]); a block slides
+// REMARKS: remark: halo tile: 'A' is read at 9 places around each iteration (offsets [0, 0] x [-1, 1] x [-1, 1]); a block slides
+// REMARKS: remark: halo tile: 'A' is read at 6 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1]); a block stages its tile
+//
+// PARAMS: #define BOX_BLOCKSIZE 256
+// PARAMS: // ITEMS: search space 1, 2
+// PARAMS: #define BOX_ITEMS 2
+// PARAMS: // PLANES: search space 8, 16, 32, 64
+// PARAMS: #define BOX_PLANES 32
+// PARAMS: // DEPTH: search space 1, 2, 3
+// PARAMS: #define BOX_DEPTH 2
+// PARAMS3: #define CONV3_BLOCKSIZE 128
+// PARAMS3: #define CONV3_ITEMS 2
+//
+// HELPERS: template <class T> static __device__ __forceinline__ void rtcuda_copy_async(T *to, const T &from) {
+// HELPERS: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// HELPERS: cp.async.ca.shared.global [%0], [%1], 4;
+// HELPERS: static __device__ __forceinline__ void rtcuda_async_wait(int *, int pending) {
+//
+// VERIFY: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 3 size(s): 0 mismatch(es)
+// VERIFY1: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 1 size(s): 0 mismatch(es)
+// VERIFY2: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 2 size(s): 0 mismatch(es)
+
+//--- config.yaml
+kernel_files: [kernel.c]
+kernels: [box, seven, conv3, pair, zonly, flat, mixed]
+//--- kernel.c
+void box(int nz, int ny, int nx, const float A[nz][ny][nx], float B[nz][ny][nx]) {
+  for (int k = 1; k < nz - 1; k++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int i = 1; i < nx - 1; i++) {
+        float s = 0.0f;
+        for (int c = -1; c <= 1; c++)
+          for (int b = -1; b <= 1; b++)
+            for (int a = -1; a <= 1; a++)
+              s += A[k + c][j + b][i + a];
+        B[k][j][i] = s * (1.0f / 27.0f);
+      }
+}
+void seven(int nz, int ny, int nx, const double A[nz][ny][nx], double B[nz][ny][nx]) {
+  for (int k = 1; k < nz - 1; k++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int i = 1; i < nx - 1; i++)
+        B[k][j][i] = 0.4 * A[k][j][i] + 0.1 * (A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] +
+                                               A[k][j + 1][i] + A[k][j][i - 1] + A[k][j][i + 1]);
+}
+void conv3(int nz, int ny, int nx, const float A[nz + 2][ny + 3][nx + 1], const float K[3][4][2],
+           float B[nz][ny][nx]) {
+  for (int k = 0; k < nz; k++)
+    for (int j = 0; j < ny; j++)
+      for (int i = 0; i < nx; i++) {
+        float s = 0.0f;
+        for (int c = 0; c < 3; c++)
+          for (int b = 0; b < 4; b++)
+            for (int a = 0; a < 2; a++)
+              s += K[c][b][a] * A[k + c][j + b][i + a];
+        B[k][j][i] = s;
+      }
+}
+void pair(int nz, int ny, int nx, const float A[nz][ny][nx], const float C[nz][ny][nx],
+          float B[nz][ny][nx]) {
+  for (int k = 2; k < nz; k++)
+    for (int j = 0; j < ny - 2; j++)
+      for (int i = 1; i < nx; i++)
+        B[k][j][i] = A[k - 2][j][i] - A[k][j + 2][i - 1] + A[k - 1][j + 1][i] + A[k][j][i] +
+                     A[k - 2][j + 2][i - 1] + C[k][j][i] * C[k - 2][j + 1][i] + C[k - 1][j][i] -
+                     C[k][j + 1][i];
+}
+void zonly(int nz, int ny, int nx, const float A[nz][ny][nx], float B[nz][ny][nx]) {
+  for (int k = 4; k < nz - 4; k++)
+    for (int j = 0; j < ny; j++)
+      for (int i = 0; i < nx; i++) {
+        float s = 0.0f;
+        for (int c = -4; c <= 4; c++)
+          s += A[k + c][j][i];
+        B[k][j][i] = s;
+      }
+}
+void flat(int nz, int ny, int nx, const float A[nz][ny][nx], float B[nz][ny][nx]) {
+  for (int k = 0; k < nz; k++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int i = 1; i < nx - 1; i++) {
+        float s = 0.0f;
+        for (int b = -1; b <= 1; b++)
+          for (int a = -1; a <= 1; a++)
+            s += A[k][j + b][i + a];
+        B[k][j][i] = s;
+      }
+}
+void mixed(int nz, int ny, int nx, const float A[nz][ny][nx], const float C[nz][ny][nx],
+           float B[nz][ny][nx]) {
+  for (int k = 1; k < nz - 1; k++)
+    for (int j = 1; j < ny - 1; j++)
+      for (int i = 1; i < nx - 1; i++)
+        B[k][j][i] = A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] + A[k][j + 1][i] +
+                     A[k][j][i - 1] + A[k][j][i + 1] + C[k][j][i - 1] + C[k][j][i + 1] + C[k][j][i];
+}
