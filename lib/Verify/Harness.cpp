@@ -41,13 +41,11 @@ std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, si
   for (const ManifestTuning &t : k.tuning)
     if (!t.values.empty()) byDefault[t.name] = t.defaultValue;
   if (cap <= 1) return {byDefault};
-  // Two: the extremes. More: the extremes and an even spread between them, and the default
-  // point second when the spread misses it.
-  size_t spread = cap >= 3 ? cap - 1 : cap;
-  for (size_t i = 0; i < spread; ++i)
-    points.push_back(point(std::floor(i * (total - 1) / (spread - 1))));
+  // Two: the extremes. More: the extremes and an even spread between them, the default point
+  // taking the second place when the spread misses it (always `cap` points).
+  for (size_t i = 0; i < cap; ++i) points.push_back(point(std::floor(i * (total - 1) / (cap - 1))));
   if (cap >= 3 && std::find(points.begin(), points.end(), byDefault) == points.end())
-    points.insert(points.begin() + 1, byDefault);
+    points[1] = byDefault;
   return points;
 }
 

@@ -35,8 +35,8 @@ struct VerifyOptions {
 std::string verifyHarness(const Manifest &m, const VerifyOptions &options);
 // The points of a kernel's tuning space verify covers: every combination when there are at
 // most `cap`; else, for a cap of 1, the default point; of 2, the first and last (each
-// parameter's smallest and largest values); of 3 or more, an even spread of cap - 1 points from
-// the first to the last, and the default point where the spread misses it.
+// parameter's smallest and largest values); of 3 or more, an even spread of cap points from
+// the first to the last, the default point in the second place where the spread misses it.
 std::vector<std::map<std::string, int>> verifyPoints(const ManifestKernel &k, size_t cap);
 
 // The size base the ThreadSanitizer pass runs at: the largest of `bases` up to 31, else the

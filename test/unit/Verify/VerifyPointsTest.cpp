@@ -34,7 +34,7 @@ TEST(VerifyPoints, SmallSpaceIsEnumeratedLastParameterFastest) {
 }
 
 // Six kernels of 32 block sizes (an outlined function): 32^6 points, of which 12 are taken:
-// 11 spread from the first to the last, and the default point second.
+// spread from the first to the last, the default point second.
 TEST(VerifyPoints, HugeSpaceIsSpreadWithoutBuildingIt) {
   auto points = verifyPoints(kernelWith(6, 32), 12);
   ASSERT_EQ(points.size(), 12u);
@@ -64,17 +64,21 @@ TEST(VerifyPoints, TwoPointsAreTheExtremes) {
   }
 }
 
-// A default point the spread already holds is not repeated.
+// A default point the spread already holds is not repeated; one it misses takes the second
+// place. Always `cap` points.
 TEST(VerifyPoints, DefaultOnTheSpreadIsNotRepeated) {
-  ManifestKernel k = kernelWith(1, 5);  // values 32..160, default 96: the spread's middle
-  auto points = verifyPoints(k, 4);  // spread 32, 96, 160
-  ASSERT_EQ(points.size(), 3u);
+  ManifestKernel k = kernelWith(1, 5);  // values 32..160, default 96
+  auto points = verifyPoints(k, 4);     // spread 32, 64, 96, 160
+  ASSERT_EQ(points.size(), 4u);
   EXPECT_EQ(points[0].at("P0"), 32);
-  EXPECT_EQ(points[1].at("P0"), 96);
-  EXPECT_EQ(points[2].at("P0"), 160);
-  points = verifyPoints(k, 3);  // spread 32, 160; default 96 second
-  ASSERT_EQ(points.size(), 3u);
-  EXPECT_EQ(points[1].at("P0"), 96);
+  EXPECT_EQ(points[1].at("P0"), 64);
+  EXPECT_EQ(points[2].at("P0"), 96);
+  EXPECT_EQ(points[3].at("P0"), 160);
+  k.tuning[0].defaultValue = 128;       // not on the spread: second
+  points = verifyPoints(k, 4);
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[1].at("P0"), 128);
+  EXPECT_EQ(points[3].at("P0"), 160);
 }
 
 // The race pass runs at one of the checked run's size bases: the largest up to 31.
