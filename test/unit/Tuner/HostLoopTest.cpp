@@ -4,6 +4,7 @@
 // host_loops, and the harness job an end-to-end run writes for one (data/hostloop, with
 // data/fake_gpu.py answering for the GPU; the planted wrong variants there need a real GPU).
 #include "rtcuda/Tuner/Expr.h"
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/Tuner/Tuner.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 using namespace rtcuda::tune;
 namespace fs = std::filesystem;
@@ -20,12 +20,7 @@ namespace {
 
 const std::string data = RTCUDA_TUNER_TEST_DATA;
 
-std::string text(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string text(const fs::path &p) { return rtcuda::readFile(p.string()); }
 
 // A kernel of lu's shape: launched in `for (c0 = 0; c0 < n - 1; c0++)`, its grid n - c0 - 2.
 TuneKernel pivotKernel() {

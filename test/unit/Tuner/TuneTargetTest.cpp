@@ -4,6 +4,7 @@
 // stays unless something beats it by more than the noise; the default-vs-tuned table is
 // written; an outlined function's kernels are tuned against their default point's output or
 // listed with the reason they are not.
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/Tuner/Tuner.h"
 
 #include <gtest/gtest.h>
@@ -11,7 +12,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 using namespace rtcuda::tune;
 namespace fs = std::filesystem;
@@ -20,12 +20,7 @@ namespace {
 
 const std::string data = RTCUDA_TUNER_TEST_DATA;
 
-std::string text(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string text(const fs::path &p) { return rtcuda::readFile(p.string()); }
 
 // A copy of `name` from the test data, its first kernel's BLOCKSIZE values 32, 64, ..., 1024,
 // and the fake harness' answers: `times` (variant -> JSON object).
