@@ -292,10 +292,11 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     out << ir::printKernel(k, ir::PrintMode::Cuda);
     for (size_t i = 0; i < lk.kernel.alternatives.size(); ++i) {
       const ir::Kernel sg = nameDerivedSizes(alternativeKernel(lk.kernel, i));
+      // rtcuda-tune compiles most variants for their resources alone, without these.
       out << "\n// Kernel '" << sg.name << "': '" << k.name << "' at the point " << sg.macroPrefix
           << "_* (" << paramsHeaderName(k) << "),\n// launched instead of it by the rule of "
-          << k.macro("SMALL_GRID") << " there.\n"
-          << ir::printKernel(sg, ir::PrintMode::Cuda);
+          << k.macro("SMALL_GRID") << " there.\n#ifndef RTCUDA_TUNE_NO_ALTERNATIVES\n"
+          << ir::printKernel(sg, ir::PrintMode::Cuda) << "#endif\n";
     }
     if (k.finish)
       out << "\n// Kernel '" << k.name << "_finish': the statements after the loop nest of '"

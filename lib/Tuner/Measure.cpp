@@ -3,6 +3,7 @@
 #include "Measure.h"
 
 #include "rtcuda/Support/Files.h"
+#include "rtcuda/Tuner/Alternatives.h"
 #include "rtcuda/Tuner/Expr.h"
 #include "rtcuda/Tuner/Harness.h"
 #include "rtcuda/Tuner/Selection.h"
@@ -75,9 +76,40 @@ struct RoundState {
   std::chrono::steady_clock::time_point stopAt = std::chrono::steady_clock::time_point::max();
 };
 
-VariantLaunch launchOf(const KernelResult &kr, size_t j) {
+// Alternative `alt` launched by its own name, with its grid and threads at its fixed point, at
+// the target and the checking size (in host loops: at each sample). Throws ExprError.
+VariantLaunch alternativeLaunch(const KernelResult &kr, const ManifestAlternative &alt) {
+  Variant v;
+  TuneKernel ak = alternativeKernel(*kr.kernel, alt, &v);
+  VariantLaunch l;
+  l.id = alt.name;
+  l.kernel = alt.name;
+  if (!readsHostLoop(*kr.kernel)) {
+    l.geo = geometry(ak, kr.sizes, v);
+    l.checkGeo = geometry(ak, kr.checkSizes, v);
+    return l;
+  }
+  for (const auto &b : kr.samples) l.sampleGeo.push_back(geometry(ak, b, v));
+  for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(geometry(ak, b, v));
+  l.geo = l.sampleGeo.front();
+  l.checkGeo = l.checkSampleGeo.front();
+  return l;
+}
+
+// What variant j's measurement runs: the program's launch at the target size, i.e. its own
+// kernel at its point, or the alternative the launch takes for it (VariantRecord::launch),
+// named by the alternative (every point that takes it runs the same code). `own`: always its
+// own kernel (the default point as the reference of a comparison).
+VariantLaunch launchOf(const KernelResult &kr, size_t j, bool own = false) {
   const TuneKernel &k = *kr.kernel;
   const VariantRecord &r = kr.variants[j];
+  if (!own && !r.launch.empty())
+    for (const ManifestAlternative &alt : k.k.alternatives)
+      if (alt.name == r.launch) {
+        VariantLaunch l = alternativeLaunch(kr, alt);
+        if (!r.launchLowered.empty()) l.cubin = r.launchCubin, l.lowered = r.launchLowered;
+        return l;
+      }
   VariantLaunch l;
   l.id = r.id, l.geo = r.geo, l.defines = macroValues(k, r.v), l.cubin = r.cubin, l.lowered = r.lowered;
   if (!readsHostLoop(k)) {
@@ -89,6 +121,16 @@ VariantLaunch launchOf(const KernelResult &kr, size_t j) {
   l.geo = l.sampleGeo.front();
   l.checkGeo = l.checkSampleGeo.front();
   return l;
+}
+
+// ", all kernels ETA 1:10" while more kernels follow this one: this kernel's `left`, then each
+// later kernel at the mean measuring time of those finished (this one's so far plus `left`
+// before any has).
+std::string runEta(const Measuring &ms, double left) {
+  if (ms.kernelIndex + 1 >= ms.kernelCount || left < 0) return "";
+  double mine = std::chrono::duration<double>(std::chrono::steady_clock::now() - ms.kernelStart).count();
+  double each = ms.kernelIndex ? ms.finishedSeconds / double(ms.kernelIndex) : mine + left;
+  return ", all kernels ETA " + formatEta(left + each * double(ms.kernelCount - ms.kernelIndex - 1));
 }
 
 // Times `which` in round `ri` of `st.plan`; every result goes into kr.variants and `results`.
@@ -130,13 +172,21 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
                   (!def->meas || def->meas->status == "ok" || def->meas->status == "slow");
   if (runnable && (job.crossCheck || job.selfReference)) {
     try {
-      job.baseline = launchOf(kr, size_t(kr.defaultIndex));
+      job.baseline = launchOf(kr, size_t(kr.defaultIndex), true);
     } catch (const ExprError &) {
       runnable = false;
     }
   }
   if (!runnable) job.crossCheck = false;  // a self-referenced kernel's harness then refuses
-  std::map<std::string, size_t> index;
+  // Points whose launch runs the same alternative run the same code: one of them is measured
+  // (the default point when it is one), named by the alternative.
+  std::map<std::string, size_t> index, representative;
+  auto launchId = [&](size_t j) {
+    const VariantRecord &r = kr.variants[j];
+    return r.launch.empty() ? r.id : r.launch;
+  };
+  for (size_t j : which)
+    if (!representative.count(launchId(j)) || long(j) == kr.defaultIndex) representative[launchId(j)] = j;
   auto record = [&](size_t j, const Measurement &m, bool cached) {
     VariantRecord &r = kr.variants[j];
     r.meas = m;
@@ -147,12 +197,18 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   };
   for (size_t j : which) {
     VariantRecord &r = kr.variants[j];
-    index[r.id] = j;
+    const std::string id = launchId(j);
+    if (representative[id] != j) {
+      r.launchNote = "runs " + r.launch + " at the target size: timed as " +
+                     kr.variants[representative[id]].id;
+      continue;
+    }
+    index[id] = j;
     if (!k.notMeasurable.empty()) {
       record(j, Measurement::failure("unsupported", k.notMeasurable), false);
       continue;
     }
-    if (auto hit = ms.cache.find(key, r.id)) {
+    if (auto hit = ms.cache.find(key, id)) {
       record(j, *hit, true);
       ++kr.fromCache;
       continue;
@@ -168,7 +224,7 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
   double best = std::numeric_limits<double>::infinity();
   std::string bestId;
   for (const auto &[j, m] : results)
-    if (m.status == "ok" && m.medianUs < best) best = m.medianUs, bestId = kr.variants[j].id;
+    if (m.status == "ok" && m.medianUs < best) best = m.medianUs, bestId = launchId(j);
   auto roundStart = std::chrono::steady_clock::now();
   bool started = false;
   auto header = [&]() {
@@ -181,11 +237,12 @@ bool measureRound(Measuring &ms, KernelResult &kr, const std::vector<size_t> &wh
     eta.roundSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - roundStart).count();
     eta.startSeconds = st.startSeconds;
     eta.meanUs = st.timedOk ? st.sumUs / double(st.timedOk) : 0;
+    double left = etaSeconds(eta);
     return "rtcuda-tune: " + ms.label + k.k.name + ": round " + std::to_string(ri + 1) + "/" +
            std::to_string(st.plan.size()) + " (" + std::to_string(round.reps) + " reps) " +
            std::to_string(done) + "/" + std::to_string(total) +
            (bestId.empty() ? "" : ", best " + bestId + " " + fmt(best) + " us") + ", ETA " +
-           formatEta(etaSeconds(eta));
+           formatEta(left) + runEta(ms, left);
   };
   if (total == 0) return true;
   ms.progress.show(header());
@@ -250,6 +307,12 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
                                 for (const auto &[j, m] : got)
                                   times[j] = m.status == "ok" ? m.medianUs
                                                               : std::numeric_limits<double>::infinity();
+                                // A point timed as another that runs the same alternative.
+                                for (size_t j : batch)
+                                  for (const auto &[o, m] : got)
+                                    if (!times.count(j) && !kr.variants[j].launch.empty() &&
+                                        kr.variants[j].launch == kr.variants[o].launch)
+                                      times[j] = times[o];
                                 results.insert(results.end(), got.begin(), got.end());
                                 return times;
                               });
@@ -291,6 +354,14 @@ bool measureKernel(Measuring &ms, KernelResult &kr, const std::vector<Variant> &
     Decision d = decide(results, kr.defaultIndex);
     if (d.chosen >= 0) kr.chosen = int(d.chosen), kr.chosenBy = "measured";
     kr.why = d.why;
+    const std::string &taken = d.chosen >= 0 ? kr.variants[size_t(d.chosen)].launch : "";
+    if (!taken.empty() && kr.defaultIndex >= 0 && d.chosen != kr.defaultIndex &&
+        kr.variants[size_t(kr.defaultIndex)].launch == taken) {
+      kr.chosen = kr.defaultIndex;  // the same program: nothing to change
+      kr.why = "the default point kept: the launch runs " + taken + " for it too";
+    } else if (!taken.empty()) {
+      kr.why += " (the launch runs " + taken + " for it at the target size)";
+    }
   }
   kr.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!finished && !tuneInterrupted) {
@@ -332,7 +403,7 @@ bool checkAlternatives(Measuring &ms, KernelResult &kr) {
   if (job.selfReference) {
     if (kr.defaultIndex < 0) return true;
     try {
-      job.baseline = launchOf(kr, size_t(kr.defaultIndex));
+      job.baseline = launchOf(kr, size_t(kr.defaultIndex), true);
     } catch (const ExprError &) {
       return true;
     }
@@ -340,32 +411,8 @@ bool checkAlternatives(Measuring &ms, KernelResult &kr) {
   std::map<std::string, size_t> index;
   for (const ManifestAlternative &alt : k.k.alternatives) {
     AlternativeResult r{alt.name, alt.selectMacro, alt.selectValue, {}};
-    // The alternative as a kernel of its own: its grid and threads over its own macros.
-    TuneKernel ak = k;
-    ak.grid.clear();
-    for (size_t d = 0; d < alt.gridIterations.size(); ++d)
-      ak.grid.push_back({alt.gridIterations[d], alt.gridPerBlock[d], alt.gridMaxBlocks[d]});
-    ak.blockThreads = alt.blockThreads;
-    ak.k.tuning.clear();
-    Variant v;
-    for (const auto &[macro, value] : alt.point) {
-      ak.k.tuning.push_back({macro, macro, {value}, value});
-      v.push_back(value);
-    }
     try {
-      VariantLaunch l;
-      l.id = alt.name;
-      l.kernel = alt.name;
-      if (!readsHostLoop(k)) {
-        l.geo = geometry(ak, kr.sizes, v);
-        l.checkGeo = geometry(ak, kr.checkSizes, v);
-      } else {  // in host loops: a grid per sample, as launchOf
-        for (const auto &b : kr.samples) l.sampleGeo.push_back(geometry(ak, b, v));
-        for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(geometry(ak, b, v));
-        l.geo = l.sampleGeo.front();
-        l.checkGeo = l.checkSampleGeo.front();
-      }
-      job.variants.push_back(l);
+      job.variants.push_back(alternativeLaunch(kr, alt));
       index[alt.name] = kr.alternatives.size();
     } catch (const ExprError &e) {
       r.meas = Measurement::failure("infeasible", std::string("cannot compute its launch: ") + e.what());

@@ -39,6 +39,11 @@ struct Measuring {
   Cache &cache;
   Progress &progress;
   std::string label;  // "kernel 2/5" for the progress line
+  // The run's ETA over all kernels: this one is `kernelIndex` of `kernelCount`, measured from
+  // `kernelStart`; `finishedSeconds` is what measuring the ones before it took.
+  size_t kernelIndex = 0, kernelCount = 1;
+  double finishedSeconds = 0;
+  std::chrono::steady_clock::time_point kernelStart = std::chrono::steady_clock::now();
 };
 
 // Measures `candidates` (indices into kr.variants; the default point among them or not) in

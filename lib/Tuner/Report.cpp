@@ -121,6 +121,10 @@ json variantJson(const VariantRecord &r) {
     j["measured"]["spread_percent"] = r.meas->spreadPercent();
     j["measured"]["from_cache"] = r.cached;
   }
+  // What the program's launch runs for this point at the target size (an alternative's name;
+  // empty: its own kernel), and why a point with alternatives has none or was timed as another.
+  j["launch"] = r.launch;
+  if (!r.launchNote.empty()) j["launch_note"] = r.launchNote;
   j["verified"] = r.meas ? (r.meas->verified ? "yes" : "no") : "not run";
   j["round"] = r.round + 1;  // the last round of successive halving it ran in (0: none)
   return j;
@@ -143,10 +147,12 @@ std::vector<SummaryRow> summaryRows(const TuneRun &run) {
     if (kr.defaultIndex >= 0) {
       row.defaultId = kr.variants[size_t(kr.defaultIndex)].id;
       row.defaultUs = timed(kr.variants[size_t(kr.defaultIndex)]);
+      row.defaultLaunch = kr.variants[size_t(kr.defaultIndex)].launch;
     }
     if (kr.chosen >= 0) {
       row.tunedId = kr.variants[size_t(kr.chosen)].id;
       row.tunedUs = timed(kr.variants[size_t(kr.chosen)]);
+      row.tunedLaunch = kr.variants[size_t(kr.chosen)].launch;
     }
     bool skipped = !kr.kernel->notMeasurable.empty() && run.measured;
     row.decision = skipped ? "not tuned: " + kr.kernel->notMeasurable
@@ -167,9 +173,10 @@ std::string summaryMarkdown(const std::vector<SummaryRow> &rows) {
     std::string decision = r.decision;
     for (char &ch : decision)
       if (ch == '|' || ch == '\n') ch = ' ';
+    auto runs = [](const std::string &launch) { return launch.empty() ? "" : " (runs " + launch + ")"; };
     o << "| " << r.kernel << (r.function.empty() ? "" : " (of " + r.function + ")") << " | "
-      << r.sizes << " | " << r.checkSizes << " | " << r.defaultId << " | " << us(r.defaultUs)
-      << " | " << r.tunedId << " | " << us(r.tunedUs) << " | "
+      << r.sizes << " | " << r.checkSizes << " | " << r.defaultId << runs(r.defaultLaunch) << " | "
+      << us(r.defaultUs) << " | " << r.tunedId << runs(r.tunedLaunch) << " | " << us(r.tunedUs) << " | "
       << (r.defaultUs > 0 && r.tunedUs > 0 ? fixed(r.defaultUs / r.tunedUs, 3) : std::string("-"))
       << " | " << decision << " | " << fixed(r.seconds, 1) << " |\n";
   }
@@ -229,6 +236,7 @@ json reportJson(const TuneRun &run) {
                                      {"default_us", r.defaultUs >= 0 ? json(r.defaultUs) : json(nullptr)},
                                      {"tuned", r.tunedId},
                                      {"tuned_us", r.tunedUs >= 0 ? json(r.tunedUs) : json(nullptr)},
+                                     {"default_launch", r.defaultLaunch}, {"tuned_launch", r.tunedLaunch},
                                      {"decision", r.decision}, {"seconds", r.seconds}});
   return j;
 }
@@ -377,6 +385,8 @@ std::string reportMarkdown(const TuneRun &run) {
       std::string status = !r.excluded.empty() ? r.excluded
                            : m ? (m->status == "ok" ? std::string("ok") : m->status + ": " + m->reason)
                                : std::string(run.measured ? "not timed" : "");
+      if (!r.launch.empty() && m) status += " (runs " + r.launch + " at the target size)";
+      if (!r.launchNote.empty()) status += (status.empty() ? "" : "; ") + r.launchNote;
       if (r.cached && m) status += " (cached)";
       if (m && r.round >= 0 && kr.rounds > 1) status += " (round " + std::to_string(r.round + 1) + ")";
       for (char &ch : status)

@@ -225,9 +225,16 @@ bool hasFixedExtent(const ManifestParam &p) {
   return true;
 }
 
-std::map<std::string, long long> checkSizes(const TuneKernel &k,
-                                            const std::map<std::string, long long> &target,
-                                            long long maxElements) {
+std::map<std::string, long long> withinLimits(const TuneKernel &k, std::map<std::string, long long> sizes) {
+  for (const ManifestParam &p : k.k.params)
+    if (!p.isArray() && sizes.count(p.name)) sizes[p.name] = std::min(sizes[p.name], p.atMost);
+  return sizes;
+}
+
+// The target sizes scaled down together until the largest array has `maxElements` elements.
+static std::map<std::string, long long> scaledSizes(const TuneKernel &k,
+                                                    const std::map<std::string, long long> &target,
+                                                    long long maxElements) {
   // Arrays of fixed extents (PolyBench's, declared with the dataset's sizes) do not shrink
   // with the sizes: what the kernel touches does, each extent equal to a target size standing
   // for that size (A[8192][8192] with n=8192 is n*n); without such an array, the two largest
@@ -286,6 +293,12 @@ std::map<std::string, long long> checkSizes(const TuneKernel &k,
   return sizes;
 }
 
+std::map<std::string, long long> checkSizes(const TuneKernel &k,
+                                            const std::map<std::string, long long> &target,
+                                            long long maxElements) {
+  return withinLimits(k, scaledSizes(k, target, maxElements));
+}
+
 std::map<std::string, long long> mainSizeDefaults(const std::string &outDir) {
   std::map<std::string, long long> found;
   std::error_code ec;
@@ -332,6 +345,7 @@ std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel
   for (; s < (1LL << 26); s *= 2) {
     auto trial = sizes;
     for (const std::string &n : unknown) trial[n] = s;
+    trial = withinLimits(k, trial);
     long long largest = 0;
     for (const ManifestParam &p : k.k.params) {
       if (!p.isArray() || p.elements.empty()) continue;
@@ -352,7 +366,7 @@ std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel
     sizes[n] = s;
     if (origin) (*origin)[n] = "default";
   }
-  return sizes;
+  return withinLimits(k, sizes);
 }
 
 std::string sizesId(const std::map<std::string, long long> &sizes) {

@@ -2,6 +2,8 @@
 #include "rtcuda/Tuner/Tuner.h"
 #include "rtcuda/Support/Files.h"
 
+#include "rtcuda/Tuner/Alternatives.h"
+
 #include "rtcuda/Tuner/Expr.h"
 #include "rtcuda/Tuner/Harness.h"
 #include "rtcuda/Tuner/Report.h"
@@ -19,6 +21,7 @@
 #include <iostream>
 #include <limits>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <tuple>
@@ -35,13 +38,25 @@ namespace {
 
 // Resources of every variant of every kernel. Kernel.cu holds all kernels and each reads only
 // its own macros, so compile j sets every kernel to its j-th variant at once.
-// The defines of compile j: every kernel at its j-th variant.
+// The defines of compile j: every kernel at its j-th variant. Alternative instantiations
+// (mm_small_grid, ...) do not change with the tuning point and cost as much to compile as the
+// kernel itself: only compile 0 of a measured run has them (their code for the harness), the
+// others leave them out (kernel.cu's RTCUDA_TUNE_NO_ALTERNATIVES).
+bool hasAlternatives(const std::vector<TuneKernel> &kernels) {
+  return std::any_of(kernels.begin(), kernels.end(),
+                     [](const TuneKernel &k) { return !k.k.alternatives.empty(); });
+}
+
+bool keepsAlternatives(const std::string &cubinDir, size_t j) { return j == 0 && !cubinDir.empty(); }
+
 std::map<std::string, long long> rowDefines(const std::vector<TuneKernel> &kernels,
-                                            const std::vector<std::vector<Variant>> &spaces, size_t j) {
+                                            const std::vector<std::vector<Variant>> &spaces, size_t j,
+                                            bool withAlternatives) {
   std::map<std::string, long long> defines;
   for (size_t i = 0; i < kernels.size(); ++i)
     if (j < spaces[i].size())
       for (const auto &[macro, value] : macroValues(kernels[i], spaces[i][j])) defines[macro] = value;
+  if (!withAlternatives && hasAlternatives(kernels)) defines["RTCUDA_TUNE_NO_ALTERNATIVES"] = 1;
   return defines;
 }
 
@@ -79,8 +94,12 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
   std::string allHash;
   for (const TuneKernel &k : kernels) allHash += kernelHash(m, k);
   allHash = contentHash(allHash + arch + rc.toolkit());
-  std::vector<std::string> names;
-  for (const TuneKernel &k : kernels) names.push_back(k.k.name);
+  std::vector<std::string> names, withAlternatives;  // the kernels (and alternatives): symbols
+  for (const TuneKernel &k : kernels) {
+    names.push_back(k.k.name);
+    withAlternatives.push_back(k.k.name);
+    for (const ManifestAlternative &a : k.k.alternatives) withAlternatives.push_back(a.name);
+  }
   if (!cubinDir.empty()) fs::create_directories(cubinDir);
   for (size_t i = 0; i < kernels.size(); ++i) {
     keys.push_back(resourceKey(kernelHash(m, kernels[i]), arch, rc.toolkit()));
@@ -89,7 +108,7 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
     need[i].resize(spaces[i].size());
     for (size_t j = 0; j < spaces[i].size(); ++j) {
       auto hit = cache.findResources(keys[i], variantId(kernels[i], spaces[i][j]));
-      std::string cubin = cubinPath(cubinDir, allHash, rowDefines(kernels, spaces, j));
+      std::string cubin = cubinPath(cubinDir, allHash, rowDefines(kernels, spaces, j, keepsAlternatives(cubinDir, j)));
       std::map<std::string, std::string> symbols;
       if (!cubin.empty() && fs::exists(cubin)) symbols = readSymbols(cubin);
       if (symbols.count(kernels[i].k.name)) code[i][j] = {cubin, symbols[kernels[i].k.name]};
@@ -118,11 +137,12 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
     for (size_t j; (j = next++) < rows;) {
       bool any = false;
       for (size_t i = 0; i < kernels.size(); ++i) any = any || (j < spaces[i].size() && need[i][j]);
-      std::map<std::string, long long> defines = rowDefines(kernels, spaces, j);
+      bool alternatives = keepsAlternatives(cubinDir, j);
+      std::map<std::string, long long> defines = rowDefines(kernels, spaces, j, alternatives);
       std::string used, cubin = cubinPath(cubinDir, allHash, defines);
       std::map<std::string, std::string> lowered;
       std::map<std::string, Resources> got;
-      if (any) got = rc.compile(m, arch, defines, &used, cubin, names, &lowered);
+      if (any) got = rc.compile(m, arch, defines, &used, cubin, alternatives ? withAlternatives : names, &lowered);
       if (!lowered.empty()) {
         std::ofstream sym(cubin + ".sym");
         for (const auto &[name, symbol] : lowered) sym << name << " " << symbol << "\n";
@@ -156,7 +176,7 @@ std::map<std::string, long long> checkSizesOf(const TuneKernel &k,
   std::map<std::string, long long> at = checkSizes(k, target, options.checkElements);
   for (const auto &[name, value] : options.checkSizes)
     if (at.count(name)) at[name] = value;
-  return at;
+  return withinLimits(k, at);  // a --check-size over a size's at_most is capped there
 }
 
 // A host loop's bounds may name sizes of the function that the kernel does not read (a time
@@ -216,6 +236,32 @@ void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector
     return distance(a) < distance(b);
   });
   for (size_t r = 0; r < order.size(); ++r) kr.variants[order[r]].rank = int(r + 1);
+}
+
+// What the program's launch runs for each feasible variant at the target size: its own kernel
+// or an alternative instantiation (launchedAlternative, at every host-loop sample alike; where
+// the samples disagree, its own kernel is timed and the report says so).
+void setLaunches(KernelResult &kr, long long smCount, const std::string &firstCubin) {
+  const TuneKernel &k = *kr.kernel;
+  if (k.k.alternatives.empty() || kr.selector <= 0) return;
+  for (VariantRecord &r : kr.variants) {
+    if (!r.feasible) continue;
+    std::set<int> choices;
+    try {
+      for (const auto &at : kr.samples) choices.insert(launchedAlternative(k, at, r.v, kr.selector, smCount));
+    } catch (const ExprError &) {
+      continue;
+    }
+    if (choices.size() > 1) {
+      r.launchNote = "the launch takes an alternative at some host-loop samples only: its own kernel timed";
+      continue;
+    }
+    if (choices.empty() || *choices.begin() < 0) continue;
+    r.launch = k.k.alternatives[size_t(*choices.begin())].name;
+    // Its code: compile 0's (the only one with the alternatives), when kept.
+    if (!firstCubin.empty() && !(r.launchLowered = readSymbols(firstCubin)[r.launch]).empty())
+      r.launchCubin = firstCubin;
+  }
 }
 
 std::vector<size_t> ranked(const KernelResult &kr) {
@@ -334,6 +380,12 @@ int tuneOutput(const TuneOptions &options) {
     std::string guessed;
     for (const auto &[name, origin] : origins[i])
       if (origin == "default") guessed += (guessed.empty() ? "" : ", ") + name;
+    // A size over its at_most (given with --size, or main.c's) would index past an array.
+    for (const ManifestParam &p : k.k.params)
+      if (!p.isArray() && sizes[i].count(p.name) && sizes[i][p.name] > p.atMost && k.notMeasurable.empty())
+        k.notMeasurable = p.name + "=" + std::to_string(sizes[i][p.name]) + " (" + origins[i][p.name] +
+                          ") is more than " + std::to_string(p.atMost) +
+                          ", the constant extent its loops index: give a size of at most that";
     if (!fixed.empty() && !guessed.empty() && k.notMeasurable.empty())
       k.notMeasurable = "its arrays have fixed extents, e.g. " + fixed +
                         ", and no size was given for " + guessed +
@@ -391,6 +443,8 @@ int tuneOutput(const TuneOptions &options) {
     modelKernel(run.device, kr, spaces[i], resources[i], options.model);
     for (size_t j = 0; j < kr.variants.size(); ++j)
       std::tie(kr.variants[j].cubin, kr.variants[j].lowered) = code[i][j];
+    kr.selector = selectorValue(options.outDir, kernels[i]);
+    setLaunches(kr, run.device.smCount, code[i].empty() ? "" : code[i][0].first);
     // The compile time, shared by the kernels in proportion to their variants.
     kr.compileSeconds = points ? compileSeconds * double(spaces[i].size()) / double(points) : 0;
     kr.seconds = kr.compileSeconds;
@@ -404,10 +458,15 @@ int tuneOutput(const TuneOptions &options) {
       ms.label = run.kernels.size() > 1
                      ? "[" + std::to_string(i + 1) + "/" + std::to_string(run.kernels.size()) + "] "
                      : "";
+      ms.kernelIndex = i;
+      ms.kernelCount = run.kernels.size();
+      ms.kernelStart = std::chrono::steady_clock::now();
       if (!measureKernel(ms, kr, spaces[i]) || !checkAlternatives(ms, kr)) {
         run.interrupted = true;
         break;
       }
+      ms.finishedSeconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - ms.kernelStart).count();
     }
     progress.done();
   }

@@ -23,6 +23,7 @@ bool turnOffAlternatives(const std::string &outDir, const TuneKernel &k, const s
 // One row of the table of the default point against the tuned one at the target size.
 struct SummaryRow {
   std::string kernel, function, sizes, checkSizes, defaultId, tunedId, decision;
+  std::string defaultLaunch, tunedLaunch;  // the alternative each runs at the target size, if any
   double defaultUs = -1, tunedUs = -1;  // medians at the target size (-1: not timed)
   double seconds = 0;
 };

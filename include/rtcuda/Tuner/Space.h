@@ -85,7 +85,8 @@ Geometry geometry(const TuneKernel &k, const std::map<std::string, long long> &s
 
 // Problem sizes: every `size` parameter of the kernel gets the value of `given` if named there,
 // else the value main.c gives it (a literal default such as `int N = argc > 1 ? atoi(argv[1])
-// : 128;`), else the smallest power of two whose largest array reaches 2^22 elements.
+// : 128;`), else the smallest power of two whose largest array reaches 2^22 elements, capped at
+// its `at_most` (a given or main.c value over it is left for the caller to refuse).
 // `origin` says for each name where its value came from.
 std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel &k,
                                              const std::map<std::string, long long> &given,
@@ -95,10 +96,15 @@ std::map<std::string, long long> chooseSizes(const Manifest &m, const TuneKernel
 // dataset's sizes): running at larger sizes than those would index past its end.
 bool hasFixedExtent(const ManifestParam &p);
 
+// `sizes` with each size capped at its manifest `at_most` (its loops index a dimension of that
+// constant extent, so a larger value would index past the array), as rtcuda verify caps them.
+std::map<std::string, long long> withinLimits(const TuneKernel &k, std::map<std::string, long long> sizes);
+
 // The sizes every variant is checked at (against the sequential C, on the CPU): the target
 // sizes scaled down together until the largest array has at most `maxElements` elements.
 // Sizes of at most 64 stay; the others become odd and at least 63 (not a multiple of any block
 // size), so a large target costs no slow CPU reference. Equal to `target` when it is that small.
+// Each is at most its `at_most` (withinLimits).
 std::map<std::string, long long> checkSizes(const TuneKernel &k,
                                             const std::map<std::string, long long> &target,
                                             long long maxElements = 1 << 18);

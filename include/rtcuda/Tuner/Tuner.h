@@ -57,6 +57,11 @@ struct VariantRecord {
   bool cached = false;                      // the measurement came from the cache
   int round = -1;                           // the last round it ran in (-1: not timed)
   std::string cubin, lowered;               // its compiled code for the harness, if kept
+  // The alternative instantiation the program's launch runs for this point at the target size
+  // (launchedAlternative; empty: its own kernel): what the measurement times for it.
+  std::string launch;
+  std::string launchCubin, launchLowered;   // that alternative's compiled code and symbol, if kept
+  std::string launchNote;                   // why `launch` is empty though it has alternatives
 };
 
 // An alternative instantiation of a kernel (ManifestAlternative: the launch takes it by a rule,
@@ -85,6 +90,7 @@ struct KernelResult {
   double compileSeconds = 0;                // its share of the parallel compile
   int occupancyDisagreements = 0;           // model vs the driver, on measured variants
   std::vector<AlternativeResult> alternatives;  // measured runs only
+  int selector = 0;                         // the header's <NAME>_SMALL_GRID (selectorValue)
 };
 
 struct TuneRun {

@@ -181,6 +181,26 @@ TEST(Space, CheckSizesAreSmallOddAndLeaveSmallTargetsAlone) {
   EXPECT_EQ(cube.at("nr"), 63);
 }
 
+// A size whose loops index a dimension of constant extent (manifest "at_most"; rtcuda verify
+// caps its sizes there) is never checked, nor by default targeted, past that extent.
+TEST(Space, CheckAndDefaultSizesStayWithinAtMost) {
+  rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
+  TuneKernel k = loadKernels(m).at(0);  // arrays of n elements
+  ASSERT_EQ(k.k.params[3].name, "n");
+  k.k.params[3].atMost = 1001;
+  auto scaled = checkSizes(k, {{"n", 10000000}});  // scaled down to ~2^18, then capped
+  EXPECT_EQ(scaled.at("n"), 1001);
+  auto small = checkSizes(k, {{"n", 5000}});  // small enough to check at the target: capped
+  EXPECT_EQ(small.at("n"), 1001);
+  k.k.params[3].atMost = 9000000;  // over the scaled size: the scaled size stays
+  EXPECT_EQ(checkSizes(k, {{"n", 10000000}}).at("n"), checkSizes(loadKernels(m).at(0), {{"n", 10000000}}).at("n"));
+  m.dir = "/nonexistent";  // no main.c: the default target (2^22) is capped too
+  k.k.params[3].atMost = 777;
+  std::map<std::string, std::string> origin;
+  EXPECT_EQ(chooseSizes(m, k, {}, &origin).at("n"), 777);
+  EXPECT_EQ(chooseSizes(m, k, {{"n", 5000}}, &origin).at("n"), 5000);  // given: refused by the tuner
+}
+
 TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {
   rtcuda::Manifest m = rtcuda::readManifest(data + "/outlined");
   ASSERT_EQ(m.functions.size(), 1u);

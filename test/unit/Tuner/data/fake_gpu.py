@@ -2,7 +2,7 @@
 # Stands in for the measurement harness in rtcuda-tune's end-to-end tests (no GPU here): it
 # answers --device-info as an H100 would, and each variant of a job with the time and status
 # <output>/fake_times.json gives it ({"BLOCKSIZE=32": {"median": 10, "spread": 0.02,
-# "noise": 0.01, "status": "ok", "sleep": 0.2}}; a missing variant takes 100 us; "sleep" holds
+# "noise": 0.01, "status": "ok", "sleep": 0.2}}; a missing variant takes what "*" gives, else 100 us; "sleep" holds
 # its answer back that many seconds). "noise" moves each
 # measurement's median by a seeded random share up to that much, as repeated runs do. Every
 # variant it is asked for goes into <output>/fake_log.txt with the job's round settings, the
@@ -55,7 +55,7 @@ log = open(job["include"] + "/fake_log.txt", "a")
 emit({"event": "ready"})
 for vid in job["variants"]:
     emit({"event": "start", "variant": vid})
-    t = times.get(vid, {})
+    t = times.get(vid, times.get("*", {}))
     checked = ",".join(a[1] for a in job["arrays"])
     timed = ",".join(a[2] for a in job["arrays"])
     log.write("variant %s reps %s crosscheck %s reference %s baseline %s checked %s timed %s%s "

@@ -1,0 +1,68 @@
+// Which instantiation a kernel's launch runs (see Alternatives.h).
+#include "rtcuda/Tuner/Alternatives.h"
+
+#include "rtcuda/Tuner/Expr.h"
+
+#include <fstream>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+namespace rtcuda::tune {
+
+namespace fs = std::filesystem;
+
+TuneKernel alternativeKernel(const TuneKernel &k, const ManifestAlternative &alt, Variant *point) {
+  TuneKernel ak = k;
+  ak.k.name = alt.name;
+  ak.k.alternatives.clear();
+  ak.grid.clear();
+  for (size_t d = 0; d < alt.gridIterations.size(); ++d)
+    ak.grid.push_back({alt.gridIterations[d], alt.gridPerBlock[d], alt.gridMaxBlocks[d]});
+  ak.blockThreads = alt.blockThreads;
+  ak.k.tuning.clear();
+  point->clear();
+  for (const auto &[macro, value] : alt.point) {
+    ak.k.tuning.push_back({macro, macro, {value}, value});
+    point->push_back(value);
+  }
+  return ak;
+}
+
+int selectorValue(const std::string &outDir, const TuneKernel &k) {
+  if (k.k.alternatives.empty()) return 0;
+  std::ifstream in(fs::path(outDir) / k.k.paramsHeader);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::smatch m;
+  std::string s = text.str();
+  if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + k.k.alternatives.front().selectMacro +
+                                         "\\s+(\\d+)")))
+    return std::stoi(m[1]);
+  return 1;
+}
+
+int launchedAlternative(const TuneKernel &k, const std::map<std::string, long long> &sizes,
+                        const Variant &v, int selector, long long smCount) {
+  const auto &alts = k.k.alternatives;
+  if (alts.empty() || selector <= 0) return -1;
+  if (selector >= 2) return selector - 2 < int(alts.size()) ? selector - 2 : -1;
+  // The launch counts x blocks as rtcuda_ceil_div(iterations, per_block), before max_blocks.
+  auto blocks = [&](const TuneKernel &kk, const Variant &p) {
+    Geometry g = geometry(kk, sizes, p);
+    return (g.iterations[0] + g.perBlock[0] - 1) / g.perBlock[0];
+  };
+  if (k.grid.empty() || blocks(k, v) >= smCount) return -1;
+  int choice = -1;
+  long long best = 0;
+  for (size_t i = 0; i < alts.size(); ++i) {
+    Variant point;
+    TuneKernel ak = alternativeKernel(k, alts[i], &point);
+    if (ak.grid.empty()) continue;
+    long long b = blocks(ak, point);
+    if (b <= smCount && b > best) best = b, choice = int(i);
+  }
+  return choice;
+}
+
+}  // namespace rtcuda::tune
