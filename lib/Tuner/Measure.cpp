@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <iostream>
 #include <limits>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -84,6 +85,8 @@ VariantLaunch alternativeLaunch(const KernelResult &kr, const ManifestAlternativ
   VariantLaunch l;
   l.id = alt.name;
   l.kernel = alt.name;
+  auto code = kr.alternativeCode.find(alt.name);
+  if (code != kr.alternativeCode.end()) std::tie(l.cubin, l.lowered) = code->second;
   if (!readsHostLoop(*kr.kernel)) {
     l.geo = geometry(ak, kr.sizes, v);
     l.checkGeo = geometry(ak, kr.checkSizes, v);
@@ -105,11 +108,7 @@ VariantLaunch launchOf(const KernelResult &kr, size_t j, bool own = false) {
   const VariantRecord &r = kr.variants[j];
   if (!own && !r.launch.empty())
     for (const ManifestAlternative &alt : k.k.alternatives)
-      if (alt.name == r.launch) {
-        VariantLaunch l = alternativeLaunch(kr, alt);
-        if (!r.launchLowered.empty()) l.cubin = r.launchCubin, l.lowered = r.launchLowered;
-        return l;
-      }
+      if (alt.name == r.launch) return alternativeLaunch(kr, alt);
   VariantLaunch l;
   l.id = r.id, l.geo = r.geo, l.defines = macroValues(k, r.v), l.cubin = r.cubin, l.lowered = r.lowered;
   if (!readsHostLoop(k)) {

@@ -60,7 +60,6 @@ struct VariantRecord {
   // The alternative instantiation the program's launch runs for this point at the target size
   // (launchedAlternative; empty: its own kernel): what the measurement times for it.
   std::string launch;
-  std::string launchCubin, launchLowered;   // that alternative's compiled code and symbol, if kept
   std::string launchNote;                   // why `launch` is empty though it has alternatives
 };
 
@@ -91,6 +90,9 @@ struct KernelResult {
   int occupancyDisagreements = 0;           // model vs the driver, on measured variants
   std::vector<AlternativeResult> alternatives;  // measured runs only
   int selector = 0;                         // the header's <NAME>_SMALL_GRID (selectorValue)
+  // Each alternative's compiled code (cubin, symbol), from the one compile that has them: the
+  // harness loads it instead of compiling kernel.cu again (rounds and checkAlternatives).
+  std::map<std::string, std::pair<std::string, std::string>> alternativeCode;
 };
 
 struct TuneRun {

@@ -40,6 +40,11 @@ for planted in none mm_small_grid mm_small_grid2 program own; do
     n=$(grep -c "^variant $alt .* baseline - .* job mm kernel $alt\$" "$log")
     [ "$n" -eq 1 ] || fail "$planted: $alt checked $n times by its own name (want 1)"
   done
+  # Their code comes from the one compile that has them (no NVRTC compile in the harness).
+  for alt in mm_small_grid mm_small_grid2; do
+    grep -q "^variant $alt .*\.cubin [_A-Za-z0-9]*$alt" "$out/tuning/work/mm.alternatives.job" ||
+      fail "$planted: $alt checked without rtcuda-tune's compiled code"
+  done
   # The rounds: the default point is timed as the program runs it, by mm_small_grid's name.
   grep -q "^variant $default " "$log" && fail "$planted: the default point's own kernel was timed"
   grep -q "^variant mm_small_grid .* baseline $default .* kernel mm_small_grid\$" "$log" ||
