@@ -230,3 +230,31 @@ void conv3d(int nz, int ny, int nx, const float A[restrict nz + 2][ny + 2][nx + 
                 B[k][j][i] = s;
             }
 }
+
+/* 2-D 7x7 convolution (49 taps). */
+void conv2d7(int rows, int cols, const float A[restrict rows + 6][cols + 6], const float K[restrict 7][7],
+             float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 7; a++)
+                for (int b = 0; b < 7; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}
+
+/* 2-D 3x5 convolution: a filter of 3 rows and 5 columns. */
+void conv2d35(int rows, int cols, const float A[restrict rows + 2][cols + 4], const float K[restrict 3][5],
+              float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 5; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}

@@ -146,9 +146,31 @@ std::string stagedOutput(const Kernel &k, const Stmt &body, const std::string &p
   return ok ? y : std::string();
 }
 
-// Slot of element e of a staged 1-D tile: one padding word per 32, so that threads reading
-// ITEMS consecutive elements each (ITEMS dividing 32) hit 32 different banks.
-Expr padded(const Expr &e) { return add(e, div(e, intImm(kWarp))); }
+// Rows of a window (along the outermost loop) that a thread holds at once: the whole window,
+// or `span` rows where it reads them as the outputs need them.
+int64_t liveRows(bool rowByRow, int64_t items, int64_t span) {
+  return rowByRow ? span : items + span - 1;
+}
+
+// Registers a thread holds at `items` outputs: the live windows, the taps, staged outputs, plus
+// about kOtherRegisters of indices and sums (what ptxas reported for the measured kernels,
+// within a few).
+int64_t threadRegisters(const Kernel &k, const Tiled &tiled, const Taps &taps,
+                        const std::string &staged, size_t depth, int64_t items, bool rowByRow) {
+  int64_t words = kOtherRegisters;
+  for (const auto &[name, w] : tiled) {
+    int64_t n = liveRows(rowByRow, items, w.hi[0] - w.lo[0] + 1);
+    for (size_t d = 1; d < depth; ++d) n *= w.hi[d] - w.lo[d] + 1;
+    words += n * k.findParam(name)->type.bytes() / 4;
+  }
+  for (const auto &[name, t] : taps) {
+    int64_t n = 1;
+    for (size_t d = 0; d < t.second.lo.size(); ++d) n *= t.second.hi[d] - t.second.lo[d] + 1;
+    words += n * k.findParam(name)->type.bytes() / 4;
+  }
+  if (!staged.empty()) words += items * k.findParam(staged)->type.bytes() / 4;
+  return words;
+}
 
 // Output tile extents, outermost first, as expressions and at given values of the macros.
 std::vector<Expr> tileExtents(size_t depth, const Expr &bs, const Expr &items) {
@@ -173,7 +195,7 @@ Stmt loadPhase(const Kernel &k, const std::string &array, const Type &elem, cons
                const Expr &size, const std::vector<Expr> &widths,
                const std::vector<std::string> &base, const std::vector<Expr> &lastRead,
                const std::vector<Stmt> &loops, const std::vector<std::string> &vars,
-               const Expr &bs, const Expr &tid, bool pad, std::vector<Stmt> &top) {
+               const Expr &bs, const Expr &tid, std::vector<Stmt> &top) {
   const Type kInt = Type::of(ScalarKind::Int);
   std::string r0 = freshName(k, "r0"), r = freshName(k, "r"), v = freshName(k, array + "_v"),
               e = freshName(k, "e");
@@ -202,7 +224,7 @@ Stmt loadPhase(const Kernel &k, const std::string &array, const Type &elem, cons
   loads.push_back(store(v, {var(r)}, "=", select(inside, load(array, at, elem),
                                                   cast(elem, intImm(0)))));
   Stmt put = block({decl(e, kInt, slot),
-                    ifThen(lt(var(e), size), store(tile, {pad ? padded(var(e)) : var(e)}, "=",
+                    ifThen(lt(var(e), size), store(tile, {var(e)}, "=",
                                                     load(v, {var(r)}, elem)))});
   Stmt chunkBody = block({decl(v, elem, nullptr, chunk),
                           forLoop(r, kInt, intImm(0), chunk, intImm(1), block(loads),
@@ -293,7 +315,8 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     int64_t bytes = 0, windowBytes = 0;
     std::vector<int64_t> t = tileExtents(depth, maxBlock, items);
     for (const auto &[name, w] : tiled) {
-      int64_t n = k.findParam(name)->type.bytes(), m = n * (items + w.hi[0] - w.lo[0]);
+      int64_t n = k.findParam(name)->type.bytes(),
+              m = n * liveRows(depth > 1, items, w.hi[0] - w.lo[0] + 1);
       for (size_t d = 0; d < depth; ++d) n *= t[d] + w.hi[d] - w.lo[d];
       if (!staged.empty()) n += n / kWarp + k.findParam(name)->type.bytes();  // the padding
       for (size_t d = 1; d < depth; ++d) m *= w.hi[d] - w.lo[d] + 1;
@@ -397,6 +420,27 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
                            " rows per thread, the halo planes in registers");
     return out;
   }
+  if (!staged.empty()) {
+    Kernel out = k;
+    top.erase(top.begin());  // streamLine says what it does
+    Expr allTiles = streamLine(k, loops[0], tiled, tapsOf, staged, top);
+    out.body = withLoc(block(top), k.body->loc);
+    // TILES: tiles per block, whose copies overlap the computation of the one before (hand-
+    // written variants, H100, the 16-tap filter at 33554467 elements: 0.87x copy bandwidth at
+    // 2, 0.91x at 4, 0.88x at 8; 0.87x with one tile per block and no copies in flight).
+    out.grid = {LaunchDim{allTiles, var(k.macro("TILES")), 2147483647}};
+    out.blockThreads = bs;
+    int chosen = itemValues.back() < 8 ? itemValues.back() : 8;
+    out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
+    out.tuning.push_back({"TILES", k.macro("TILES"), {1, 2, 4, 8}, 4});
+    if (threadRegisters(k, tiled, tapsOf, staged, 1, chosen, false) > 64)
+      out.preferredBlockSize = 128;
+    out.passes.push_back("HaloTile");
+    windowRemarks(out, "a block copies its tile and halo into shared memory asynchronously, " +
+                           k.macro("TILES") + " tiles per block, the next in flight, " +
+                           k.macro("ITEMS") + " outputs per thread");
+    return out;
+  }
   std::map<std::string, std::pair<std::string, ReadWindow>> tileOf;  // array -> (tile, window)
   std::map<std::string, std::vector<std::string>> baseOf;            // array -> origin per dim
   for (const auto &[name, w] : tiled) {
@@ -408,8 +452,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       widths.push_back(simplify(add(extents[d], intImm(w.hi[d] - w.lo[d]))));
       size = size ? mul(size, widths[d]) : widths[d];
     }
-    Expr slots = staged.empty() ? size : add(size, add(div(size, intImm(kWarp)), intImm(1)));
-    auto shared = std::make_shared<StmtNode>(*decl(t, p->type, nullptr, simplify(slots)));
+    auto shared = std::make_shared<StmtNode>(*decl(t, p->type, nullptr, simplify(size)));
     shared->shared = true;
     top.push_back(shared);
     // Coalesced: element e of the tile is loaded by thread e % BLOCKSIZE, rows of it one after
@@ -423,7 +466,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       lastRead.push_back(simplify(add(loops[d]->end, intImm(w.hi[d]))));
     }
     perTile.push_back(loadPhase(k, name, p->type, t, simplify(size), widths, baseOf[name], lastRead,
-                                loops, vars, bs, tid, !staged.empty(), top));
+                                loops, vars, bs, tid, top));
     tileOf[name] = {t, w};
   }
   perTile.push_back(barrier());
@@ -434,17 +477,12 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   // thread copies the part of each tile its outputs read (its window: ITEMS + the halo along the
   // outermost dimension, the halo across the others) into a local array once, and the outputs
   // read it with constant subscripts (all loops unrolled): registers, each shared element read
-  // once per thread instead of once per output that reads it.
-  // One dimension with a staged output: ITEMS consecutive outputs per thread too (window of
-  // ITEMS + halo elements), written to the first tile (padded: no bank conflicts) once every
-  // thread has its window, then copied out by the block, consecutive threads to consecutive
-  // elements.
-  const bool windowed = depth > 1 || !staged.empty();
+  // once per thread instead of once per output that reads it. (One dimension with a staged
+  // output: HaloTileStream.cpp.)
+  const bool windowed = depth > 1;
   std::string q = freshName(k, "q"), o = freshName(k, "o");
   std::vector<Expr> origin;  // the thread's first output in the tile, per dimension
-  if (depth == 1 && windowed) {
-    origin = {mul(tid, items)};
-  } else if (windowed) {
+  if (windowed) {
     std::string col = freshName(k, "col"), grp = freshName(k, "grp");
     perTile.push_back(decl(col, kInt, mod(tid, intImm(kWarp))));
     perTile.push_back(decl(grp, kInt, div(tid, intImm(kWarp))));
@@ -452,6 +490,18 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
                         : std::vector<Expr>{intImm(0), var(grp), var(col)};
   }
   std::map<std::string, std::string> windowOf;  // array -> its window's local array
+  std::vector<Stmt> lazyRows;                   // rows read per output (rowByRow)
+  // 8 outputs per thread where the tiles fit: each load phase and barrier serve more outputs
+  // (H100: the 16-tap filter 0.65x copy bandwidth at 4, 0.81x at 8; the 3 x 3 convolution
+  // 0.53x, 0.77x).
+  const int chosen = itemValues.back() < 8 ? itemValues.back() : 8;
+  // The whole window where the thread's registers stay within 64 at the default ITEMS (its
+  // reads are then in flight together); else row by row as the outputs need them (fewer
+  // registers, more blocks per SM). H100, same job: the 3 x 3 convolution (59 registers whole)
+  // 0.87x copy bandwidth whole, 0.69x row by row; the 5 x 5 one (92 registers whole, 56 row by
+  // row) 0.69x whole, 0.85x row by row.
+  const bool rowByRow =
+      windowed && threadRegisters(k, tiled, tapsOf, "", depth, chosen, false) > 64;
   if (windowed)
     for (const auto &[name, w] : tiled) {
       const Param *p = k.findParam(name);
@@ -460,23 +510,55 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       for (size_t d = 1; d < depth; ++d) wwidths.push_back(intImm(w.hi[d] - w.lo[d] + 1));
       Expr wsize = wwidths[0], tindex;
       for (size_t d = 1; d < depth; ++d) wsize = mul(wsize, wwidths[d]);
+      // Window row `r`, element `e` of the row (the other dimensions, innermost fastest).
+      std::string r = freshName(k, "r");
+      std::vector<Expr> rowWidths(wwidths.begin() + 1, wwidths.end());
       for (size_t d = 0; d < depth; ++d) {
         int64_t one = 0;  // a window one element wide in this dimension: no e % 1
-        Expr c = isConst(wwidths[d], &one) && one == 1
+        Expr c = d == 0 ? add(origin[0], var(r))
+                 : isConst(wwidths[d], &one) && one == 1
                      ? origin[d]
-                     : add(origin[d], coordinate(var(e), wwidths, d));
+                     : add(origin[d], coordinate(var(e), rowWidths, d - 1));
         Expr width = simplify(add(extents[d], intImm(w.hi[d] - w.lo[d])));
         tindex = tindex ? add(mul(tindex, width), c) : c;
       }
-      if (!staged.empty()) tindex = padded(tindex);
       perTile.push_back(decl(wn, p->type, nullptr, simplify(wsize)));
-      perTile.push_back(forLoop(e, kInt, intImm(0), simplify(wsize), intImm(1),
-                                store(wn, {var(e)}, "=", load(tileOf[name].first, {tindex}, p->type)),
-                                LoopKind::Unrolled));
+      if (!rowByRow) {  // the whole window, before the outputs
+        Expr whole;
+        for (size_t d = 0; d < depth; ++d) {
+          int64_t one = 0;  // a window one element wide in this dimension: no e % 1
+          Expr c = isConst(wwidths[d], &one) && one == 1
+                       ? origin[d]
+                       : add(origin[d], coordinate(var(e), wwidths, d));
+          Expr width = simplify(add(extents[d], intImm(w.hi[d] - w.lo[d])));
+          whole = whole ? add(mul(whole, width), c) : c;
+        }
+        perTile.push_back(forLoop(e, kInt, intImm(0), simplify(wsize), intImm(1),
+                                  store(wn, {var(e)}, "=", load(tileOf[name].first, {whole}, p->type)),
+                                  LoopKind::Unrolled));
+        windowOf[name] = wn;
+        continue;
+      }
+      // Column-sliding: output q reads window rows q .. q + span - 1, so row q + span - 1 is
+      // read from the tile just before it (all of rows 0 .. span - 1 before output 0). Once
+      // the loops are unrolled only span rows are live, not ITEMS + span - 1: the 5 x 5
+      // convolution's thread holds 56 registers instead of 92 (ptxas, sm_90; a loop over the
+      // window's elements instead of rows and columns kept 94, and the 7 x 7 window in local
+      // memory).
+      int64_t span = w.hi[0] - w.lo[0] + 1;
+      Expr rowWords = intImm(1);
+      for (size_t d = 1; d < depth; ++d) rowWords = mul(rowWords, wwidths[d]);
+      rowWords = simplify(rowWords);
+      Expr from = select(lt(var(q), intImm(1)), intImm(0), add(var(q), intImm(span - 1)));
+      Stmt row = forLoop(e, kInt, intImm(0), rowWords, intImm(1),
+                         store(wn, {add(mul(var(r), rowWords), var(e))}, "=",
+                               load(tileOf[name].first, {tindex}, p->type)),
+                         LoopKind::Unrolled);
+      lazyRows.push_back(forLoop(r, kInt, from, add(var(q), intImm(span)), intImm(1), row,
+                                 LoopKind::Unrolled));
       windowOf[name] = wn;
     }
-  if (!staged.empty()) perTile.push_back(barrier());  // every window read before the outputs
-  std::vector<Stmt> item;
+  std::vector<Stmt> item = lazyRows;
   if (!windowed) item.push_back(decl(o, kInt, add(tid, mul(var(q), bs))));
   Expr valid;
   for (size_t d = 0; d < depth; ++d) {
@@ -486,11 +568,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     Expr ok = lt(var(vars[d], loops[d]->type), loops[d]->end);
     valid = valid ? land(valid, ok) : ok;
   }
-  const std::string outTile = staged.empty() ? "" : tileOf[tiled[0].first].first;
-  Stmt computed = mapStmt(body, [&](const Stmt &s) {
-    if (s->kind != StmtKind::Store || s->name != staged) return s;
-    return store(outTile, {padded(add(origin[0], var(q)))}, "=", s->value);
-  }, [&](const Expr &e) {
+  Stmt computed = mapStmt(body, nullptr, [&](const Expr &e) {
     return mapExpr(e, [&](const Expr &n) -> Expr {
       if (n->kind != ExprKind::Load) return n;
       if (Expr t = tapRead(n, tapsOf)) return t;
@@ -517,17 +595,6 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   item.push_back(ifThen(valid, computed));
   perTile.push_back(forLoop(q, kInt, intImm(0), items, intImm(1), block(item), LoopKind::Unrolled));
   perTile.push_back(barrier());
-  if (!staged.empty()) {  // the staged outputs, copied out coalesced
-    std::string r = freshName(k, "r"), e = freshName(k, "e"), at = freshName(k, vars[0] + "_out");
-    const Param *y = k.findParam(staged);
-    Stmt copy = block({decl(e, kInt, add(tid, mul(var(r), bs))),
-                       decl(at, loops[0]->type, add(var(first[0]), var(e))),
-                       ifThen(lt(var(at, loops[0]->type), loops[0]->end),
-                              store(staged, {var(at, loops[0]->type)}, "=",
-                                    load(outTile, {padded(var(e))}, y->type)))});
-    perTile.push_back(forLoop(r, kInt, intImm(0), items, intImm(1), copy, LoopKind::Unrolled));
-    perTile.push_back(barrier());
-  }
   top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
                                 cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
                                 LoopKind::Block),
@@ -537,32 +604,16 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   out.body = withLoc(block(top), k.body->loc);
   out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
   out.blockThreads = bs;
-  // 8: each load phase and barrier serve more outputs (H100: the 16-tap filter 0.65x copy
-  // bandwidth at 4, 0.81x at 8; the 3 x 3 convolution 0.53x, 0.77x).
-  int wanted = 8;
-  int chosen = itemValues.back() < wanted ? itemValues.back() : wanted;
   out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
   // Registers a thread holds at the default ITEMS: windows, taps, staged outputs, plus about
   // kOtherRegisters of indices and sums (what ptxas reported for the measured kernels, within
   // a few). Above 64, blocks of 256 threads fit 3 to an SM instead of 4 and the barriers of the
   // few resident blocks leave the SM idle: blocks of 128 then (H100, the 16-tap filter 0.78x
   // copy bandwidth at 256, 0.89x at 128; the 5 x 5 convolution 0.53x, 0.69x; the 3 x 3
-  // convolution, 59 registers, 0.88x at 256). Three dimensions keep 256 (not measured at 128).
-  if (windowed && depth < 3) {
-    int64_t words = kOtherRegisters;
-    for (const auto &[name, w] : tiled) {
-      int64_t n = chosen + w.hi[0] - w.lo[0];
-      for (size_t d = 1; d < depth; ++d) n *= w.hi[d] - w.lo[d] + 1;
-      words += n * k.findParam(name)->type.bytes() / 4;
-    }
-    for (const auto &[name, t] : tapsOf) {
-      int64_t n = 1;
-      for (size_t d = 0; d < t.second.lo.size(); ++d) n *= t.second.hi[d] - t.second.lo[d] + 1;
-      words += n * k.findParam(name)->type.bytes() / 4;
-    }
-    if (!staged.empty()) words += chosen * k.findParam(staged)->type.bytes() / 4;
-    if (words > 64) out.preferredBlockSize = 128;
-  }
+  // convolution, 59 registers, 0.88x at 256; read row by row, the 5 x 5 convolution 0.85x at 128,
+  // 0.81x at 256). Three dimensions keep 256 (not measured at 128).
+  if (windowed && depth < 3 && threadRegisters(k, tiled, tapsOf, "", depth, chosen, rowByRow) > 64)
+    out.preferredBlockSize = 128;
   out.passes.push_back("HaloTile");
   windowRemarks(out, "a block stages its tile and halo in shared memory, " + k.macro("ITEMS") +
                          " outputs per thread");

@@ -48,6 +48,11 @@ int64_t slideWindowWords(const ir::Kernel &k, const Tiled &tiled, int64_t items)
 ir::Expr slidePlanes(const ir::Kernel &k, const std::vector<ir::Stmt> &loops, const Tiled &tiled,
                      const Taps &taps, std::vector<ir::Stmt> &top);
 
+// One dimension with staged outputs (HaloTileStream.cpp): TILES tiles per block, the next
+// tile's copies in flight; pushes the tiles and the loop onto `top`, returns the number of tiles.
+ir::Expr streamLine(const ir::Kernel &k, const ir::Stmt &loop, const Tiled &tiled,
+                    const Taps &taps, const std::string &staged, std::vector<ir::Stmt> &top);
+
 }  // namespace rtcuda::halo
 
 #endif

@@ -13,46 +13,67 @@
 // RUN: FileCheck --check-prefix=PARAMS2D %s < %t/out/conv2d_params.h
 // RUN: FileCheck --check-prefix=LAUNCH %s < %t/out/launch.cuh
 // RUN: %rtcuda verify %t/out --seed 7 --sizes 1,31,37,70 --max-points 4 | FileCheck --check-prefix=VERIFY %s
+// One dimension, several tiles per block (TILES 8 of 32 outputs: the next tile's copies go to the
+// other slot while the block computes) at prime sizes, and one slot (1024 x 8 elements: two do
+// not fit in 48 KB, the copies wait for the slot). With the copies of the next tile sent to the
+// slot being read (`copies(next, slot)` instead of `1 - slot`), the first reported 3023
+// mismatches and a race.
+// RUN: %rtcuda translate %t/stream.yaml -o %t/s > /dev/null
+// RUN: %rtcuda verify %t/s --seed 13 --sizes 1009,211 --max-points 600 --point BLOCKSIZE=32 --point ITEMS=1 --point TILES=8 | FileCheck --check-prefix=VERIFY1 %s
+// RUN: %rtcuda verify %t/s --seed 17 --sizes 9001 --max-points 600 --no-race-check --point BLOCKSIZE=1024 --point ITEMS=8 --point TILES=2 | FileCheck --check-prefix=VERIFY1 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv1d)
 // CHECK:      float w_reg[16];
 // CHECK:        w_reg[e] = w[e];
-// CHECK:      __shared__ float x_tile[CONV1D_BLOCKSIZE * CONV1D_ITEMS + (CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15) / 32 + 16];
+// CHECK:      const int x_slot = CONV1D_BLOCKSIZE * CONV1D_ITEMS + (CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15) / 32 + 16;
 // CHECK-NEXT: const int x_loads = (CONV1D_BLOCKSIZE * CONV1D_ITEMS + CONV1D_BLOCKSIZE + 14) / CONV1D_BLOCKSIZE;
-// CHECK-NEXT: const int x_chunk = x_loads < 17 ? x_loads : 16;
+// CHECK-NEXT: const int slots = 2 * (4 * x_slot) < 49137 ? 2 : 1;
+// CHECK-NEXT: __shared__ float x_tile[slots * x_slot];
+// CHECK-NEXT: __shared__ int pending[1];
+// CHECK-NEXT: if ((int)blockIdx.x < (n + CONV1D_BLOCKSIZE * CONV1D_ITEMS - 1) / (CONV1D_BLOCKSIZE * CONV1D_ITEMS)) {
+// CHECK:            rtcuda_copy_async(&x_tile[e + e / 32], i_at < n + 15 ? x[i_at] : x[0]);
+// CHECK:      rtcuda_async_commit(&pending[0], 0);
+// CHECK-NEXT: int slot = 0;
 // CHECK-NEXT: for (int tile = (int)blockIdx.x; tile < (n + CONV1D_BLOCKSIZE * CONV1D_ITEMS - 1) / (CONV1D_BLOCKSIZE * CONV1D_ITEMS); tile += (int)gridDim.x) {  // block
 // CHECK-NEXT:   int i_first = tile * CONV1D_BLOCKSIZE * CONV1D_ITEMS;
-// CHECK-NEXT:   int x_i0 = i_first;
-// CHECK-NEXT:   for (int r0 = 0; r0 < x_loads; r0 += x_chunk) {
-// CHECK-NEXT:     float x_v[x_chunk];
-// CHECK-NEXT:     for (int r = 0; r < x_chunk; r++) {  // unrolled
-// CHECK-NEXT:       int e = (int)threadIdx.x + (r0 + r) * CONV1D_BLOCKSIZE;
-// CHECK-NEXT:       int i_at = x_i0 + e;
-// CHECK-NEXT:       x_v[r] = e < CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15 && i_at < n + 15 ? x[i_at] : (float)0;
-// CHECK:            x_tile[e + e / 32] = x_v[r];
-// CHECK:        __syncthreads();
+// CHECK-NEXT:   int next = tile + (int)gridDim.x;
+// CHECK-NEXT:   rtcuda_async_wait(&pending[0], 0);
+// CHECK-NEXT:   __syncthreads();
+// CHECK-NEXT:   if (1 < slots && next < (n + CONV1D_BLOCKSIZE * CONV1D_ITEMS - 1) / (CONV1D_BLOCKSIZE * CONV1D_ITEMS)) {
+// CHECK-NEXT:     for (int r = 0; r < x_loads; r++) {  // unrolled
+// CHECK-NEXT:       int e = (int)threadIdx.x + r * CONV1D_BLOCKSIZE;
+// CHECK-NEXT:       int i_at = next * CONV1D_BLOCKSIZE * CONV1D_ITEMS + e;
+// CHECK-NEXT:       if (e < CONV1D_BLOCKSIZE * CONV1D_ITEMS + 15) {
+// CHECK-NEXT:         rtcuda_copy_async(&x_tile[(1 - slot) * x_slot + (e + e / 32)], i_at < n + 15 ? x[i_at] : x[0]);
+// CHECK:        rtcuda_async_commit(&pending[0], 0);
 // CHECK-NEXT:   float x_win[CONV1D_ITEMS + 15];
 // CHECK-NEXT:   for (int e = 0; e < CONV1D_ITEMS + 15; e++) {  // unrolled
-// CHECK-NEXT:     x_win[e] = x_tile[(int)threadIdx.x * CONV1D_ITEMS + e + ((int)threadIdx.x * CONV1D_ITEMS + e) / 32];
+// CHECK-NEXT:     x_win[e] = x_tile[slot * x_slot + ((int)threadIdx.x * CONV1D_ITEMS + e + ((int)threadIdx.x * CONV1D_ITEMS + e) / 32)];
 // CHECK:        __syncthreads();
 // CHECK-NEXT:   for (int q = 0; q < CONV1D_ITEMS; q++) {  // unrolled
 // CHECK-NEXT:     int i = i_first + ((int)threadIdx.x * CONV1D_ITEMS + q);
 // CHECK-NEXT:     if (i < n) {
 // CHECK:            for (int t = 0; t < 16; t++) {  // unrolled
 // CHECK-NEXT:         s += w_reg[t] * x_win[q + t];
-// CHECK:            x_tile[(int)threadIdx.x * CONV1D_ITEMS + q + ((int)threadIdx.x * CONV1D_ITEMS + q) / 32] = s;
+// CHECK:            x_tile[slot * x_slot + ((int)threadIdx.x * CONV1D_ITEMS + q + ((int)threadIdx.x * CONV1D_ITEMS + q) / 32)] = s;
 // CHECK:        __syncthreads();
 // CHECK-NEXT:   for (int r = 0; r < CONV1D_ITEMS; r++) {  // unrolled
 // CHECK-NEXT:     int e = (int)threadIdx.x + r * CONV1D_BLOCKSIZE;
 // CHECK-NEXT:     int i_out = i_first + e;
 // CHECK-NEXT:     if (i_out < n) {
-// CHECK-NEXT:       y[i_out] = x_tile[e + e / 32];
-// CHECK:        __syncthreads();
+// CHECK-NEXT:       y[i_out] = x_tile[slot * x_slot + (e + e / 32)];
+// CHECK:        if (slots < 2) {
+// CHECK-NEXT:     __syncthreads();
+// CHECK:              rtcuda_copy_async(&x_tile[e + e / 32], i_at < n + 15 ? x[i_at] : x[0]);
+// CHECK:        rtcuda_async_commit(&pending[0], 0);
+// CHECK-NEXT:   slot = slots - 1 - slot;
+// CHECK-NEXT: }
+// CHECK-NEXT: rtcuda_async_wait(&pending[0], 0);
 // CHECK-LABEL: IR after HaloTile (kernel stencil1d)
-// CHECK:      __shared__ double x_tile[
-// CHECK:        int x_i0 = i_first - 1;
-// CHECK:            x_tile[(int)threadIdx.x * STENCIL1D_ITEMS + q + ((int)threadIdx.x * STENCIL1D_ITEMS + q) / 32] = 0.25 * x_win[q] + 0.5 * x_win[q + 1] + 0.25 * x_win[q + 2];
-// CHECK:              y[i_out] = x_tile[e + e / 32];
+// CHECK:      __shared__ double x_tile[slots * x_slot];
+// CHECK:          rtcuda_copy_async(&x_tile[e + e / 32], i_at < n ? x[i_at] : x[0]);
+// CHECK:            x_tile[slot * x_slot + ((int)threadIdx.x * STENCIL1D_ITEMS + q + ((int)threadIdx.x * STENCIL1D_ITEMS + q) / 32)] = 0.25 * x_win[q] + 0.5 * x_win[q + 1] + 0.25 * x_win[q + 2];
+// CHECK:              y[i_out] = x_tile[slot * x_slot + (e + e / 32)];
 // CHECK-LABEL: IR after HaloTile (kernel conv2d)
 // CHECK:      __shared__ double A_tile[34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68];
 // CHECK:          int i_at = A_i0 + e / 34;
@@ -61,8 +82,10 @@
 // CHECK:        int col = (int)threadIdx.x % 32;
 // CHECK-NEXT:   int grp = (int)threadIdx.x / 32;
 // CHECK-NEXT:   double A_win[3 * CONV2D_ITEMS + 6];
-// CHECK-NEXT:   for (int e = 0; e < 3 * CONV2D_ITEMS + 6; e++) {  // unrolled
-// CHECK-NEXT:     A_win[e] = A_tile[(grp * CONV2D_ITEMS + e / 3) * 34 + (col + e % 3)];
+// CHECK-NEXT:   for (int q = 0; q < CONV2D_ITEMS; q++) {  // unrolled
+// CHECK-NEXT:     for (int r = q < 1 ? 0 : q + 2; r < q + 3; r++) {  // unrolled
+// CHECK-NEXT:       for (int e = 0; e < 3; e++) {  // unrolled
+// CHECK-NEXT:         A_win[r * 3 + e] = A_tile[(grp * CONV2D_ITEMS + r) * 34 + (col + e)];
 // CHECK:          int i = i_first + (grp * CONV2D_ITEMS + q);
 // CHECK-NEXT:     int j = j_first + col;
 // CHECK:              s += K_reg[3 * a + b] * A_win[(q + a) * 3 + b];
@@ -77,7 +100,7 @@
 // CHECK-LABEL: IR after HaloTile (kernel wide)
 // CHECK-NOT:  _tile
 //
-// REMARKS: remark: halo tile: 'x' is read at 16 places around each iteration (offsets [0, 15]); a block stages its tile and halo in shared memory, CONV1D_ITEMS outputs per thread
+// REMARKS: remark: halo tile: 'x' is read at 16 places around each iteration (offsets [0, 15]); a block copies its tile and halo into shared memory asynchronously, CONV1D_TILES tiles per block, the next in flight, CONV1D_ITEMS outputs per thread
 // REMARKS: remark: halo tile: 'x' is read at 3 places around each iteration (offsets [-1, 1])
 // REMARKS: remark: halo tile: 'A' is read at 9 places around each iteration (offsets [0, 2] x [0, 2])
 // REMARKS: remark: halo tile: 'A' is read at 27 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1])
@@ -87,13 +110,20 @@
 //
 // PARAMS: // ITEMS: search space 1, 2, 4, 8
 // PARAMS: #define CONV1D_ITEMS 8
+// PARAMS: // TILES: search space 1, 2, 4, 8
+// PARAMS: #define CONV1D_TILES 4
+// PARAMS2D: #define CONV2D_BLOCKSIZE 256
 // PARAMS2D: // ITEMS: search space 1, 2, 4
 // PARAMS2D: #define CONV2D_ITEMS 4
 //
-// LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, 1));
+// LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, CONV1D_TILES));
 //
 // VERIFY: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
+// VERIFY1: verified 2 kernel(s) at {{[0-9]+}} parameter point(s) and {{[12]}} size(s): 0 mismatch(es)
 
+//--- stream.yaml
+kernel_files: [kernel.c]
+kernels: [conv1d, stencil1d]
 //--- kernel.c
 void conv1d(int n, const float x[n + 15], const float w[16], float y[n]) {
   for (int i = 0; i < n; i++) {

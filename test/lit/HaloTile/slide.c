@@ -72,7 +72,7 @@
 // CHECK:          if (-1 < z) {
 // CHECK-LABEL: IR after HaloTile (kernel mixed)
 // CHECK-NOT:    for (int z
-// CHECK:        A_win[e] = A_tile[
+// CHECK:        A_win[r * 9 + e] = A_tile[
 //
 // REMARKS: remark: halo tile: 'A' is read at 27 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1]); a block slides its tile and halo through shared memory along 'k', BOX_PLANES planes, BOX_ITEMS rows per thread, the halo planes in registers
 // REMARKS: remark: halo tile: 'A' is read at 7 places around each iteration, fewer than 9 in 3 dimensions; not applied

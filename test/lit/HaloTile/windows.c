@@ -1,32 +1,42 @@
 // HaloTile's register windows and staged outputs: a 5 x 5 float convolution (25 taps in
-// registers, a 12 x 5 window per thread at ITEMS = 8: more than 64 registers, so blocks of 128
-// by default), a 2-D stencil reading two arrays (a window each), 1-D filters whose outputs go
-// through the tile (one output array written at [i]) and three that keep one output per store
-// (two output arrays; an output also read; a store at [i + 1]), one with a double output of a
-// float input (not staged). Verified at odd and prime sizes and several tuning points.
+// registers; its whole 12 x 5 window would take 105 registers by the estimate, so it is read row
+// by row as the outputs need them, 5 rows live, about 70: blocks of 128 by default), a 7 x 7 and
+// a 3 x 5 filter (row by row too), a 2-D stencil reading two arrays (whole windows: 60
+// registers), 1-D filters whose outputs go through the tile (one output array written at [i])
+// and three that keep one output per store (two output arrays; an output also read; a store at
+// [i + 1]), one with a double output of a float input (not staged). Verified at odd and prime
+// sizes and several tuning points.
 // Planted bugs caught: the staged outputs copied out from slot e instead of e + e / 32
-// (verify at sizes 31 and 37: mismatches in conv1d5, rev; see the commit), and the halo guard
-// one element short (end + hi - 1: mismatches in every tiled kernel).
+// (verify at sizes 31 and 37: mismatches in conv1d5, rev; see the commit), the halo guard
+// one element short (end + hi - 1: mismatches in every tiled kernel), and a window row read one
+// output late (row q + span instead of q + span - 1: 4278 mismatches in bench/kernels' conv2d5,
+// sizes 31 and 37, two points).
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
 // RUN: FileCheck --check-prefix=PARAMS5 %s < %t/out/conv5_params.h
 // RUN: FileCheck --check-prefix=PARAMS2 %s < %t/out/two_params.h
+// RUN: FileCheck --check-prefix=PARAMS7 %s < %t/out/conv7_params.h
+// RUN: FileCheck --check-prefix=PARAMS35 %s < %t/out/conv35_params.h
 // RUN: %rtcuda verify %t/out --seed 11 --sizes 1,29,37,61 --max-points 3 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv5)
 // CHECK:      float K_reg[25];
 // CHECK:        float A_win[5 * CONV5_ITEMS + 20];
-// CHECK:          A_win[e] = A_tile[(grp * CONV5_ITEMS + e / 5) * 36 + (col + e % 5)];
+// CHECK-NEXT:   for (int q = 0; q < CONV5_ITEMS; q++) {  // unrolled
+// CHECK-NEXT:     for (int r = q < 1 ? 0 : q + 4; r < q + 5; r++) {  // unrolled
+// CHECK-NEXT:       for (int e = 0; e < 5; e++) {  // unrolled
+// CHECK-NEXT:         A_win[r * 5 + e] = A_tile[(grp * CONV5_ITEMS + r) * 36 + (col + e)];
 // CHECK:              s += K_reg[5 * a + b] * A_win[(q + a) * 5 + b];
 // CHECK-LABEL: IR after HaloTile (kernel two)
 // CHECK:        float A_win[3 * TWO_ITEMS + 6];
 // CHECK:        float C_win[TWO_ITEMS + 2];
+// CHECK-NEXT:   for (int e = 0; e < TWO_ITEMS + 2; e++) {  // unrolled
 // CHECK:          C_win[e] = C_tile[(grp * TWO_ITEMS + e) * 32 + col];
 // CHECK:          B[i][j] = A_win[q * 3] + A_win[q * 3 + 2] + A_win[(q + 1) * 3 + 1] + A_win[(q + 2) * 3] + A_win[(q + 2) * 3 + 2] + C_win[q] + C_win[q + 1] + C_win[q + 2] + A_win[(q + 1) * 3];
 // CHECK-LABEL: IR after HaloTile (kernel conv1d5)
-// CHECK:            x_tile[(int)threadIdx.x * CONV1D5_ITEMS + q + ((int)threadIdx.x * CONV1D5_ITEMS + q) / 32] = s;
-// CHECK:            y[i_out] = x_tile[e + e / 32];
+// CHECK:            x_tile[slot * x_slot + ((int)threadIdx.x * CONV1D5_ITEMS + q + ((int)threadIdx.x * CONV1D5_ITEMS + q) / 32)] = s;
+// CHECK:            y[i_out] = x_tile[slot * x_slot + (e + e / 32)];
 // CHECK-LABEL: IR after HaloTile (kernel pair)
 // CHECK-NOT:  _win
 // CHECK:          y[i] = x_tile[i - x_i0] + x_tile[i + 1 - x_i0] + x_tile[i + 2 - x_i0];
@@ -41,7 +51,20 @@
 // CHECK-NOT:  _win
 // CHECK:          y[i] = (double)(x_tile[i - x_i0] + x_tile[i + 3 - x_i0]);
 // CHECK-LABEL: IR after HaloTile (kernel rev)
-// CHECK:            y[i_out] = x_tile[e + e / 32];
+// CHECK:            y[i_out] = x_tile[slot * x_slot + (e + e / 32)];
+// CHECK-LABEL: IR after HaloTile (kernel conv7)
+// CHECK:        float A_win[7 * CONV7_ITEMS + 42];
+// CHECK-NEXT:   for (int q = 0; q < CONV7_ITEMS; q++) {  // unrolled
+// CHECK-NEXT:     for (int r = q < 1 ? 0 : q + 6; r < q + 7; r++) {  // unrolled
+// CHECK-NEXT:       for (int e = 0; e < 7; e++) {  // unrolled
+// CHECK-NEXT:         A_win[r * 7 + e] = A_tile[(grp * CONV7_ITEMS + r) * 38 + (col + e)];
+// CHECK-LABEL: IR after HaloTile (kernel conv35)
+// CHECK:        float A_win[5 * CONV35_ITEMS + 10];
+// CHECK-NEXT:   for (int q = 0; q < CONV35_ITEMS; q++) {  // unrolled
+// CHECK-NEXT:     for (int r = q < 1 ? 0 : q + 2; r < q + 3; r++) {  // unrolled
+// CHECK-NEXT:       for (int e = 0; e < 5; e++) {  // unrolled
+// CHECK-NEXT:         A_win[r * 5 + e] = A_tile[(grp * CONV35_ITEMS + r) * 36 + (col + e)];
+// CHECK:              s += K_reg[5 * a + b] * A_win[(q + a) * 5 + b];
 //
 // REMARKS: remark: halo tile: 'A' is read at 25 places around each iteration (offsets [0, 4] x [0, 4])
 // REMARKS: remark: halo tile: 'A' is read at 6 places around each iteration (offsets [-1, 1] x [-1, 1])
@@ -51,8 +74,12 @@
 // PARAMS5: // ITEMS: search space 1, 2, 4, 8
 // PARAMS5: #define CONV5_ITEMS 8
 // PARAMS2: #define TWO_BLOCKSIZE 256
+// PARAMS7: #define CONV7_BLOCKSIZE 128
+// PARAMS7: #define CONV7_ITEMS 8
+// PARAMS35: #define CONV35_BLOCKSIZE 256
+// PARAMS35: #define CONV35_ITEMS 8
 //
-// VERIFY: verified 8 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
+// VERIFY: verified 10 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
 
 //--- kernel.c
 void conv5(int rows, int cols, const float A[rows + 4][cols + 4], const float K[5][5],
@@ -103,6 +130,28 @@ void rev(int n, const double x[n], double y[n]) {
     y[i] = x[i] - 2.0 * x[i - 1] + x[i - 2];
 }
 
+void conv7(int rows, int cols, const float A[rows + 6][cols + 6], const float K[7][7],
+           float B[rows][cols]) {
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++) {
+      float s = 0.0f;
+      for (int a = 0; a < 7; a++)
+        for (int b = 0; b < 7; b++)
+          s += K[a][b] * A[i + a][j + b];
+      B[i][j] = s;
+    }
+}
+void conv35(int rows, int cols, const float A[rows + 2][cols + 4], const float K[3][5],
+            float B[rows][cols]) {
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++) {
+      float s = 0.0f;
+      for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 5; b++)
+          s += K[a][b] * A[i + a][j + b];
+      B[i][j] = s;
+    }
+}
 //--- config.yaml
 kernel_files: [kernel.c]
-kernels: [conv5, two, conv1d5, pair, accum, shifted, widen, rev]
+kernels: [conv5, two, conv1d5, pair, accum, shifted, widen, rev, conv7, conv35]
