@@ -167,8 +167,17 @@ static __device__ __forceinline__ void rtcuda_load4(float *to, const float &firs
   for (int e = 0; e < 4; e++) to[e] = (&first)[e];
 #endif
 }
+// 4 consecutive floats (a thread's registers) into an aligned run of shared memory, 128-bit.
+static __device__ __forceinline__ void rtcuda_store4(float *to, const float &first) {
+#ifdef __CUDA_ARCH__
+  *(float4 *)to = make_float4((&first)[0], (&first)[1], (&first)[2], (&first)[3]);
+#else
+  for (int e = 0; e < 4; e++) to[e] = (&first)[e];
+#endif
+}
 int rtcuda_aligned16(const float &&) = delete;
 void rtcuda_load4(float *, const float &&) = delete;
+void rtcuda_store4(float *, const float &&) = delete;
 // clang-format on
 )";
 
@@ -221,7 +230,7 @@ bool usesAsyncHelpers(const ir::Kernel &k) {
 bool usesVectorHelpers(const ir::Kernel &k) {
   bool found = false;
   ir::visitStmt(k.body, [&](const ir::Stmt &n) {
-    found |= n->kind == ir::StmtKind::Store && n->op == "rtcuda_load4";
+    found |= n->kind == ir::StmtKind::Store && (n->op == "rtcuda_load4" || n->op == "rtcuda_store4");
   });
   return found;
 }

@@ -14,7 +14,7 @@
 // CHECK:      int col0 = MM_OFF_SKEW_STRIPED
 // CHECK:      tile_col * MM_OFF_THREAD_COLS * MM_OFF_SKEW_LEVEL + 4LL;
 // CHECK-NOT:  A_vec
-// CHECK:      int B_vec = block_cols % 4 == 0 && col0 % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0]);
+// CHECK:      int B_vec = {{derived_size(_[0-9]+)?}} && col0 % 4 == 0 && p % 4 == 0 && rtcuda_aligned16(B[0]);
 // CHECK:      int j = col0 + s / col_group * thread_cols_x_col_group +
 // CHECK-NOT:  rtcuda_load4(&A_next
 // CHECK:      for (int k_tile = 1; k_tile < m; k_tile += depth) {

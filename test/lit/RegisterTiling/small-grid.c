@@ -1,16 +1,19 @@
 // RegisterTiling: a contraction whose tuning space holds the points BLOCKSIZE 384, MERGE_LEVEL 8,
-// SKEW_LEVEL 4, THREAD_COLS 32, TILE_K 16 (96 x 128 per block) and BLOCKSIZE 256, MERGE_LEVEL 8,
-// SKEW_LEVEL 4, THREAD_COLS 16, TILE_K 16 (128 x 64) gets two alternative instantiations,
-// mm_small_grid and mm_small_grid2: the same kernel with every tuning macro renamed MM_SG_* and
-// MM_SG2_*, fixed at those points in mm_params.h. MM_SMALL_GRID chooses at launch: 0 never, 1
-// (the default) where the point's grid has fewer blocks than the GPU has SMs, the alternative
-// whose grid fills most SMs without passing their count; 2 and 3 always the first, the second.
+// SKEW_LEVEL 4, THREAD_COLS 32, TILE_K 16 (96 x 128 per block), BLOCKSIZE 256, MERGE_LEVEL 8,
+// SKEW_LEVEL 4, THREAD_COLS 16, TILE_K 16 (128 x 64) and BLOCKSIZE 288, MERGE_LEVEL 8, SKEW_LEVEL
+// 4, THREAD_COLS 24, TILE_K 16 (96 x 96) gets three alternative instantiations, mm_small_grid,
+// mm_small_grid2 and mm_small_grid3: the same kernel with every tuning macro renamed MM_SG_*,
+// MM_SG2_*, MM_SG3_*, fixed at those points in mm_params.h. MM_SMALL_GRID chooses at launch: 0
+// never, 1 (the default) where the point's grid has fewer blocks than the GPU has SMs, the
+// alternative whose grid fills most SMs without passing their count; 2, 3 and 4 always the
+// first, the second, the third.
 // rtcuda verify checks every tuning point with MM_SMALL_GRID 0 (the kernel at the point it
 // names) and each alternative with its value, whatever the header says: a missing barrier
 // planted in either alternative is caught, named by the alternative (the emulator reports 132
 // SMs, so at 1, 7, 37 and 131 x 263 the rule would take an alternative at every point).
 // A config whose space lacks the points (gemm_narrow: block_size up to 256 keeps the second
-// only; gemm_tiny: up to 128 keeps none) has fewer instantiations.
+// only; gemm_tiny: up to 128 keeps none) has fewer instantiations. THREAD_COLS 24 lies outside
+// THREAD_COLS's tuned values (8, 16, 32), which no config narrows.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out
 // RUN: FileCheck %s < %t/out/kernel.cu
@@ -19,13 +22,17 @@
 // RUN: FileCheck --check-prefix=MANIFEST %s < %t/out/manifest.json
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1,7,37 --max-points 4 --no-race-check | FileCheck --check-prefix=VERIFY %s
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1 --size n=131 --size m=13 --size p=263 --max-points 3 --no-race-check | FileCheck --check-prefix=VERIFY1 %s
-// Planted: the first barrier of mm_small_grid, then of mm_small_grid2, removed.
+// Planted: the first barrier of mm_small_grid, then of mm_small_grid2, then of mm_small_grid3,
+// removed.
 // RUN: cp -r %t/out %t/p1 && awk '/Kernel .mm_small_grid.:/ {on = 1} on && /__syncthreads/ && !done { done = 1; next } { print }' %t/out/kernel.cu > %t/p1/kernel.cu
 // RUN: not %rtcuda verify %t/p1 --seed 5 --sizes 37 --max-points 2 --no-race-check > %t/p1.txt 2>&1
 // RUN: FileCheck --check-prefix=PLANTED1 %s < %t/p1.txt
 // RUN: cp -r %t/out %t/p2 && awk '/Kernel .mm_small_grid2.:/ {on = 1} on && /__syncthreads/ && !done { done = 1; next } { print }' %t/out/kernel.cu > %t/p2/kernel.cu
 // RUN: not %rtcuda verify %t/p2 --seed 5 --sizes 37 --max-points 2 --no-race-check > %t/p2.txt 2>&1
 // RUN: FileCheck --check-prefix=PLANTED2 %s < %t/p2.txt
+// RUN: cp -r %t/out %t/p3 && awk '/Kernel .mm_small_grid3.:/ {on = 1} on && /__syncthreads/ && !done { done = 1; next } { print }' %t/out/kernel.cu > %t/p3/kernel.cu
+// RUN: not %rtcuda verify %t/p3 --seed 5 --sizes 37 --max-points 2 --no-race-check > %t/p3.txt 2>&1
+// RUN: FileCheck --check-prefix=PLANTED3 %s < %t/p3.txt
 // An out-of-range MM_SMALL_GRID is refused at launch, not run as something else.
 // RUN: cp -r %t/out %t/bad && sed -i 's/define MM_SMALL_GRID 1/define MM_SMALL_GRID 7/' %t/bad/mm_params.h
 // RUN: FileCheck --check-prefix=BADVALUE %s < %t/bad/launch.cuh
@@ -42,6 +49,10 @@
 // CHECK:      __global__ void __launch_bounds__(MM_SG2_BLOCKSIZE)
 // CHECK-NEXT: mm_small_grid2(
 // CHECK-NOT:  {{MM_(SG_)?(BLOCKSIZE|MERGE_LEVEL|SKEW_LEVEL|THREAD_COLS|TILE_K|SKEW_STRIPED)}}
+// CHECK:      // Kernel 'mm_small_grid3': 'mm' at the point MM_SG3_* (mm_params.h),
+// CHECK:      __global__ void __launch_bounds__(MM_SG3_BLOCKSIZE)
+// CHECK-NEXT: mm_small_grid3(
+// CHECK-NOT:  {{MM_(SG2?_)?(BLOCKSIZE|MERGE_LEVEL|SKEW_LEVEL|THREAD_COLS|TILE_K|SKEW_STRIPED)}}
 // CHECK:      // Kernel 'gemm_narrow'
 // CHECK-NOT:  gemm_narrow_small_grid2
 // CHECK:      // Kernel 'gemm_narrow_small_grid': 'gemm_narrow' at the point GEMM_NARROW_SG_*
@@ -63,6 +74,12 @@
 // PARAMS:      #define MM_SG2_SKEW_STRIPED 0
 // PARAMS:      #define MM_SG2_THREAD_COLS 16
 // PARAMS:      #define MM_SG2_TILE_K 16
+// PARAMS:      #define MM_SG3_BLOCKSIZE 288
+// PARAMS:      #define MM_SG3_MERGE_LEVEL 8
+// PARAMS:      #define MM_SG3_SKEW_LEVEL 4
+// PARAMS:      #define MM_SG3_SKEW_STRIPED 0
+// PARAMS:      #define MM_SG3_THREAD_COLS 24
+// PARAMS:      #define MM_SG3_TILE_K 16
 //
 // LAUNCH:      if (MM_SMALL_GRID >= 2) {
 // LAUNCH-NEXT:   rtcuda_choice = MM_SMALL_GRID - 2;
@@ -70,6 +87,7 @@
 // LAUNCH:        const long long rtcuda_blocks_0 = rtcuda_ceil_div({{.*}}MM_SG_BLOCKSIZE);
 // LAUNCH-NEXT:   if (rtcuda_blocks_0 <= rtcuda_sm_count() && rtcuda_blocks_0 > rtcuda_best) {
 // LAUNCH:        const long long rtcuda_blocks_1 = rtcuda_ceil_div({{.*}}MM_SG2_BLOCKSIZE);
+// LAUNCH:        const long long rtcuda_blocks_2 = rtcuda_ceil_div({{.*}}MM_SG3_BLOCKSIZE);
 // LAUNCH:      if (rtcuda_choice == -1) {
 // LAUNCH:          dim3 block(MM_BLOCKSIZE);
 // LAUNCH-NEXT:     RTCUDA_LAUNCH(mm, grid, block, n, m, p, C, A, B);
@@ -79,6 +97,9 @@
 // LAUNCH:      } else if (rtcuda_choice == 1) {
 // LAUNCH:          dim3 block(MM_SG2_BLOCKSIZE);
 // LAUNCH-NEXT:     RTCUDA_LAUNCH(mm_small_grid2, grid, block, n, m, p, C, A, B);
+// LAUNCH:      } else if (rtcuda_choice == 2) {
+// LAUNCH:          dim3 block(MM_SG3_BLOCKSIZE);
+// LAUNCH-NEXT:     RTCUDA_LAUNCH(mm_small_grid3, grid, block, n, m, p, C, A, B);
 // LAUNCH:      static inline void rtcuda_launch_gemm_tiny_on_device(
 // LAUNCH-NOT:  rtcuda_sm_count
 // LAUNCH:      RTCUDA_LAUNCH(gemm_tiny, grid, block
@@ -90,24 +111,32 @@
 // MANIFEST:          "name": "mm_small_grid2",
 // MANIFEST:          "select_macro": "MM_SMALL_GRID",
 // MANIFEST-NEXT:     "select_value": 3
+// MANIFEST:          "name": "mm_small_grid3",
+// MANIFEST:          "select_macro": "MM_SMALL_GRID",
+// MANIFEST-NEXT:     "select_value": 4
 //
 // VERIFY: kernel mm: 4 point(s)
 // VERIFY: harness: 3 kernel(s) 36 point(s) 3 size(s) 0 mismatch(es)
-// VERIFY-NEXT: harness: 9 run(s) of alternative instantiations, each compared as above
+// VERIFY-NEXT: harness: 12 run(s) of alternative instantiations, each compared as above
 // VERIFY: verified 3 kernel(s) at 12 parameter point(s) and 3 size(s): 0 mismatch(es)
 // VERIFY1: harness: 3 kernel(s) 9 point(s) 1 size(s) 0 mismatch(es)
-// VERIFY1-NEXT: harness: 3 run(s) of alternative instantiations, each compared as above
+// VERIFY1-NEXT: harness: 4 run(s) of alternative instantiations, each compared as above
 // VERIFY1: verified 3 kernel(s) at 9 parameter point(s) and 1 size(s): 0 mismatch(es)
 // PLANTED1-NOT: MISMATCH mm ({{.*}}BLOCKSIZE=
-// PLANTED1-NOT: mm_small_grid2 (
+// PLANTED1-NOT: mm_small_grid{{[23]}} (
 // PLANTED1:     MISMATCH mm ( n=37 m=39 p=41 mm_small_grid (MM_SMALL_GRID=2)): C[
-// PLANTED1-NOT: mm_small_grid2 (
+// PLANTED1-NOT: mm_small_grid{{[23]}} (
 // PLANTED1:     verified 3 kernel(s) at 6 parameter point(s) and 1 size(s): {{[1-9][0-9]*}} mismatch(es)
 // PLANTED2-NOT: MISMATCH mm ({{.*}}BLOCKSIZE=
 // PLANTED2-NOT: mm_small_grid (
 // PLANTED2:     MISMATCH mm ( n=37 m=39 p=41 mm_small_grid2 (MM_SMALL_GRID=3)): C[
+// PLANTED2-NOT: mm_small_grid3 (
 // PLANTED2:     verified 3 kernel(s) at 6 parameter point(s) and 1 size(s): {{[1-9][0-9]*}} mismatch(es)
-// BADVALUE: fprintf(stderr, "%s: error: MM_SMALL_GRID = %lld names no instantiation of 'mm' (0 to 3)\n", where, rtcuda_choice + 2);
+// PLANTED3-NOT: MISMATCH mm ({{.*}}BLOCKSIZE=
+// PLANTED3-NOT: mm_small_grid{{2?}} (
+// PLANTED3:     MISMATCH mm ( n=37 m=39 p=41 mm_small_grid3 (MM_SMALL_GRID=4)): C[
+// PLANTED3:     verified 3 kernel(s) at 6 parameter point(s) and 1 size(s): {{[1-9][0-9]*}} mismatch(es)
+// BADVALUE: fprintf(stderr, "%s: error: MM_SMALL_GRID = %lld names no instantiation of 'mm' (0 to 4)\n", where, rtcuda_choice + 2);
 
 //--- kernel.c
 void mm(int n, int m, int p, float C[n][p], const float A[n][m], const float B[m][p]) {
