@@ -1,7 +1,7 @@
 // RegisterTiling: a contraction whose tuning space holds the points BLOCKSIZE 384, MERGE_LEVEL 8,
 // SKEW_LEVEL 4, THREAD_COLS 32, TILE_K 16 (96 x 128 per block), BLOCKSIZE 256, MERGE_LEVEL 8,
-// SKEW_LEVEL 4, THREAD_COLS 16, TILE_K 16 (128 x 64) and BLOCKSIZE 288, MERGE_LEVEL 8, SKEW_LEVEL
-// 4, THREAD_COLS 24, TILE_K 16 (96 x 96) gets three alternative instantiations, mm_small_grid,
+// SKEW_LEVEL 4, THREAD_COLS 16, TILE_K 16 (128 x 64) and BLOCKSIZE 320, MERGE_LEVEL 8, SKEW_LEVEL
+// 4, THREAD_COLS 32, TILE_K 16 (80 x 128) gets three alternative instantiations, mm_small_grid,
 // mm_small_grid2 and mm_small_grid3: the same kernel with every tuning macro renamed MM_SG_*,
 // MM_SG2_*, MM_SG3_*, fixed at those points in mm_params.h. MM_SMALL_GRID chooses at launch: 0
 // never, 1 (the default) where the point's grid has fewer blocks than the GPU has SMs, the
@@ -12,8 +12,7 @@
 // planted in either alternative is caught, named by the alternative (the emulator reports 132
 // SMs, so at 1, 7, 37 and 131 x 263 the rule would take an alternative at every point).
 // A config whose space lacks the points (gemm_narrow: block_size up to 256 keeps the second
-// only; gemm_tiny: up to 128 keeps none) has fewer instantiations. THREAD_COLS 24 lies outside
-// THREAD_COLS's tuned values (8, 16, 32), which no config narrows.
+// only; gemm_tiny: up to 128 keeps none) has fewer instantiations.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out
 // RUN: FileCheck %s < %t/out/kernel.cu
@@ -74,11 +73,11 @@
 // PARAMS:      #define MM_SG2_SKEW_STRIPED 0
 // PARAMS:      #define MM_SG2_THREAD_COLS 16
 // PARAMS:      #define MM_SG2_TILE_K 16
-// PARAMS:      #define MM_SG3_BLOCKSIZE 288
+// PARAMS:      #define MM_SG3_BLOCKSIZE 320
 // PARAMS:      #define MM_SG3_MERGE_LEVEL 8
 // PARAMS:      #define MM_SG3_SKEW_LEVEL 4
 // PARAMS:      #define MM_SG3_SKEW_STRIPED 0
-// PARAMS:      #define MM_SG3_THREAD_COLS 24
+// PARAMS:      #define MM_SG3_THREAD_COLS 32
 // PARAMS:      #define MM_SG3_TILE_K 16
 //
 // LAUNCH:      if (MM_SMALL_GRID >= 2) {
