@@ -1,6 +1,6 @@
 #!/bin/bash
 # mm9 device call 2 (as run from the repository root; .carry-mm9/ held branch mm9's translation
-# of examples/matmul/std at commit f382d79's generator less the third alternative, i.e. with the
+# of examples/matmul/std at commit 3b9c86e's generator less the third alternative, i.e. with the
 # interior fetch, the 128-bit stores of B and no tail loop, in mm/; bench/sgemm_generated.cu;
 # bench/sass_loop.py as sassloop.py): several points forced with -D against cuBLAS, SASS loop mix,
 # compute-sanitizer at the small sizes.
