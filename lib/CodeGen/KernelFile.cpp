@@ -58,6 +58,13 @@ std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, in
     if (p.values.size() > 8) out << ", ... " << p.values.back();
     out << "\n#ifndef " << p.macro << "\n#define " << p.macro << " " << value << "\n#endif\n";
   }
+  if (indexWidth(lk) == IndexWidth::Both)
+    out << "\n// Index arithmetic (LoopCollapse.md, Index width): " << k.macro("WIDE_INDEX")
+        << ": 0 always 32-bit\n// (a launch whose counts pass 2^31 - 1 is refused); 1 32-bit "
+        << "where they fit, else\n// " << wideIndexKernel(k).name << " (64-bit); 2 always "
+        << wideIndexKernel(k).name << " (rtcuda verify and rtcuda-tune\n// check both, "
+        << "whatever this value).\n#ifndef " << k.macro("WIDE_INDEX") << "\n#define "
+        << k.macro("WIDE_INDEX") << " 1\n#endif\n";
   if (!k.alternatives.empty()) {
     out << "\n// Alternative instantiations (RegisterTiling.md, Tile and size), each at its own point\n"
         << "// (not tuned). " << k.macro("SMALL_GRID") << ": 0 never; 1 where the grid of the point "
@@ -283,7 +290,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
                   [](const LoweredKernel &lk) { return usesAsyncHelpers(lk.kernel); }))
     out << kAsyncHelpers;
   for (const LoweredKernel &lk : kernels) {
-    const ir::Kernel k = nameDerivedSizes(lk.kernel);
+    const IndexWidth width = indexWidth(lk);
+    const ir::Kernel k =
+        nameDerivedSizes(width == IndexWidth::Only64 ? lk.kernel : narrowIndexKernel(lk.kernel));
     out << "\n// Kernel '" << k.name << "' from " << k.loc.str() << ".\n// Passes:";
     for (const std::string &p : k.passes) out << " " << p;
     out << "\n";
@@ -299,6 +308,13 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     for (const ir::DeviceArray &a : k.deviceArrays)
       out << "__device__ " << a.type.cName() << " " << a.name << "[" << a.elements << "];\n";
     out << ir::printKernel(k, ir::PrintMode::Cuda);
+    if (width == IndexWidth::Both) {
+      const ir::Kernel wide = nameDerivedSizes(wideIndexKernel(lk.kernel));
+      out << "\n// Kernel '" << wide.name << "': '" << k.name << "' with 64-bit index arithmetic, "
+          << "launched instead of it\n// where the problem's counts pass 2^31 - 1 ("
+          << k.macro("WIDE_INDEX") << " in " << paramsHeaderName(k) << ").\n"
+          << ir::printKernel(wide, ir::PrintMode::Cuda);
+    }
     for (size_t i = 0; i < lk.kernel.alternatives.size(); ++i) {
       const ir::Kernel sg = nameDerivedSizes(alternativeKernel(lk.kernel, i));
       // rtcuda-tune compiles most variants for their resources alone, without these.

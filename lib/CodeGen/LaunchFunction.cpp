@@ -68,6 +68,13 @@ bool wideIndices(const LoweredKernel &lk) {
   return any && wide;
 }
 
+std::string indented(const std::string &text) {
+  std::string r;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) r += "  " + line + "\n";
+  return r;
+}
+
 std::string arrayType(const ir::Param &p) {
   return std::string(p.isConst ? "const " : "") + p.type.cName() + " *";
 }
@@ -109,6 +116,21 @@ std::string launchFunction(const LoweredKernel &lk) {
     }
     for (const ir::DeviceBuffer &b : k.buffers) to << ", d_" << b.name;
   };
+  auto buffers = [&](const ir::Kernel &kk) {
+    std::ostringstream out;
+    for (const ir::DeviceBuffer &b : kk.buffers) {
+      std::string t = b.type.cName(), d = "d_" + b.name;
+      out << "  static " << t << " *" << d << " = NULL;\n  if (!" << d << ") {\n"
+          << "    rtcuda_check(cudaMalloc((void **)&" << d << ", sizeof(" << t
+          << ")), \"cudaMalloc\", where);\n"
+          << "    const " << t << " initial = " << ir::print(b.init) << ";\n"
+          << "    rtcuda_check(cudaMemcpy(" << d << ", &initial, sizeof(" << t
+          << "), cudaMemcpyHostToDevice), \"cudaMemcpy (host to device)\", where);\n  }\n";
+    }
+    return out.str();
+  };
+  const IndexWidth width = indexWidth(lk);
+  const bool buffersFirst = width != IndexWidth::Only64;
   // Grid, checks and launch of `kk` (the kernel, or its small-grid instantiation).
   auto launchOne = [&](const ir::Kernel &kk) {
     std::ostringstream out;
@@ -131,15 +153,9 @@ std::string launchFunction(const LoweredKernel &lk) {
     }
     // Device buffers of the kernel (reduction totals): allocated and set to their initial value
     // once; the finish kernel sets them back after reading them, ready for the next launch.
-    for (const ir::DeviceBuffer &b : kk.buffers) {
-      std::string t = b.type.cName(), d = "d_" + b.name;
-      out << "  static " << t << " *" << d << " = NULL;\n  if (!" << d << ") {\n"
-          << "    rtcuda_check(cudaMalloc((void **)&" << d << ", sizeof(" << t
-          << ")), \"cudaMalloc\", where);\n"
-          << "    const " << t << " initial = " << ir::print(b.init) << ";\n"
-          << "    rtcuda_check(cudaMemcpy(" << d << ", &initial, sizeof(" << t
-          << "), cudaMemcpyHostToDevice), \"cudaMemcpy (host to device)\", where);\n  }\n";
-    }
+    // Declared before the choice between instantiations where there is one (the finish kernel
+    // after it reads them).
+    if (!buffersFirst) out << buffers(kk);
     out << "  if (";
     for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
       out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
@@ -158,18 +174,32 @@ std::string launchFunction(const LoweredKernel &lk) {
     out << ");\n    rtcuda_check_launch_async(\"" << k.name << "\", where);\n  }\n";
     return out.str();
   };
-  if (k.alternatives.empty()) {
+  if (width != IndexWidth::Only64) {
+    out << buffers(k);
+    // 32-bit index arithmetic where every count it computes fits (IndexWidth.cpp), else the
+    // 64-bit instantiation: any size stays correct, none is truncated.
+    out << "  const bool rtcuda_index32 =";
+    const std::vector<ir::Expr> limits = narrowIndexBounds(lk, k);
+    for (size_t i = 0; i < limits.size(); ++i)
+      out << (i ? " &&\n      " : " ") << wide(limits[i], k) << " <= 2147483647LL";
+    out << ";\n";
+    const std::string select = k.macro("WIDE_INDEX");
+    if (width == IndexWidth::Both)
+      out << "  if (" << select << " == 2 || (" << select << " == 1 && !rtcuda_index32)) {\n"
+          << indented(launchOne(wideIndexKernel(k))) << "  } else ";
+    else
+      out << "  ";
+    out << "if (!rtcuda_index32) {\n    fprintf(stderr, \"%s: error: kernel '" << k.name
+        << "' needs 64-bit index arithmetic here, and "
+        << (width == IndexWidth::Both ? select + " = 0 asks for 32-bit"
+                                      : std::string("its constant extents made it 32-bit"))
+        << "\\n\", where);\n    exit(1);\n  } else {\n" << indented(launchOne(k)) << "  }\n";
+  } else if (k.alternatives.empty()) {
     out << launchOne(k);
   } else {
     // Alternative instantiations (RegisterTiling's small-grid tiles), chosen by <NAME>_SMALL_GRID
     // (ir::Kernel::alternatives): where the point's grid leaves SMs idle, the alternative whose
     // grid fills most SMs without passing their count.
-    auto indented = [](const std::string &text) {
-      std::string r;
-      std::istringstream lines(text);
-      for (std::string line; std::getline(lines, line);) r += "  " + line + "\n";
-      return r;
-    };
     auto blocks = [&](const ir::Kernel &kk) {
       return "rtcuda_ceil_div(" + wide(kk.grid[0].iterations, kk) + ", " +
              ir::print(kk.grid[0].perBlock) + ")";

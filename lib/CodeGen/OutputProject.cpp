@@ -182,6 +182,15 @@ json kernelEntry(const LoweredKernel &lk) {
                             {"select_value", int(i) + 2}, {"grid", altGrid},
                             {"block_threads", text(alt.blockThreads)}, {"point", point}});
   }
+  // The 64-bit instantiation of a kernel whose index arithmetic is 32-bit where it fits
+  // (IndexWidth.cpp): the same grid and macros, at the header's point.
+  if (indexWidth(lk) == IndexWidth::Both) {
+    json point = json::object();
+    for (const ir::TuningParam &t : k.tuning) point[t.macro] = t.defaultValue;
+    alternatives.push_back({{"name", wideIndexKernel(k).name}, {"select_macro", k.macro("WIDE_INDEX")},
+                            {"select_value", 2}, {"grid", grid},
+                            {"block_threads", text(k.blockThreads)}, {"point", point}});
+  }
   return {{"name", k.name},
           {"location", k.loc.str()},
           {"params_header", paramsHeaderName(k)},

@@ -96,13 +96,17 @@ std::optional<int64_t> stride(const Expr &index, const std::string &v) {
 }
 
 // The variable that moves by one between neighbouring threads: the thread index, or the
-// innermost index recovered from a collapsed one (`int i = bi % rows;`).
+// innermost index recovered from a collapsed one (`int i = bi - b * rows;`, LoopCollapse): of
+// the declarations after LoopCollapse's comment, the last that reads the collapsed index itself
+// (the outer loops read quotients of it).
 std::string threadVariable(const std::string &index, const std::vector<Stmt> &before) {
   std::string fastest = index;
-  for (const Stmt &s : before)
-    if (s->kind == StmtKind::Decl && s->value && s->value->kind == ExprKind::Binary &&
-        s->value->name == "%" && mentions(s->value, index))
-      fastest = s->name;
+  bool recovery = false;
+  for (const Stmt &s : before) {
+    if (s->kind == StmtKind::Comment) recovery = s->text == kRecoveryComment;
+    else if (s->kind != StmtKind::Decl) recovery = false;
+    else if (recovery && s->value && mentions(s->value, index)) fastest = s->name;
+  }
   return fastest;
 }
 

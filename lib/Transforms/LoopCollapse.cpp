@@ -53,20 +53,42 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
     extents.push_back(e);
   }
   std::vector<Stmt> body;
-  body.push_back(comment("recover the loop indices from the collapsed index"));
-  Expr inner = intImm(1);  // product of the extents of the loops inside the current one
-  std::vector<Stmt> recovered(loops.size());
-  for (size_t d = loops.size(); d-- > 0;) {
-    Expr t = inner->kind == ExprKind::IntImm && inner->intValue == 1
-                 ? index
-                 : div(index, widenParams(inner, k, wide));
-    if (d > 0) t = mod(t, extents[d]);
-    int64_t step = 1;
-    isConst(loops[d]->step, &step);
-    Expr value = simplify(add(loops[d]->min, mul(t, loops[d]->step)));
-    recovered[d] = withLoc(decl(loops[d]->name, loops[d]->type, value), loops[d]->loc);
-    inner = simplify(mul(extents[d], inner));
+  body.push_back(comment(kRecoveryComment));
+  // One division per loop but the innermost, and a multiply-subtract for the remainder
+  // (64-bit `%` costs a second division): q_{d-1} = q_d / E_d, t_d = q_d - q_{d-1} * E_d, where
+  // q_d numbers the iterations of loops 0..d (q_{n-1} the collapsed index) and t_0 = q_0.
+  std::vector<Stmt> quotients, recovered(loops.size());
+  auto value = [&](size_t d, const Expr &t) {
+    return withLoc(decl(loops[d]->name, loops[d]->type,
+                        simplify(add(loops[d]->min, mul(t, loops[d]->step)))),
+                   loops[d]->loc);
+  };
+  Expr q = index;
+  std::string qName = name;
+  for (size_t d = loops.size(); d-- > 1;) {
+    Expr divided = div(q, widenParams(extents[d], k, wide));
+    Expr outer;  // q_{d-1}, in the index type
+    int64_t min = 1, step = 0;
+    if (d == 1 && isConst(loops[0]->min, &min) && min == 0 && isConst(loops[0]->step, &step) &&
+        step == 1) {
+      // The outermost loop's value is the quotient itself: no variable of its own.
+      recovered[0] = withLoc(decl(loops[0]->name, loops[0]->type, divided), loops[0]->loc);
+      outer = loops[0]->type == wide ? var(loops[0]->name, wide)
+                                     : cast(wide, var(loops[0]->name, loops[0]->type));
+    } else {
+      std::string outerName;
+      for (size_t o = 0; o < d; ++o) outerName += loops[o]->name;
+      outerName = freshName(k, d == 1 ? outerName + "_q" : outerName);
+      quotients.push_back(decl(outerName, wide, divided));
+      outer = var(outerName, wide);
+      if (d == 1) recovered[0] = value(0, outer);
+    }
+    recovered[d] = value(d, sub(q, mul(outer, widenParams(extents[d], k, wide))));
+    q = outer;
   }
+  Expr inner = intImm(1);  // the product of every extent: the collapsed loop's trip count
+  for (size_t d = extents.size(); d-- > 0;) inner = simplify(mul(extents[d], inner));
+  body.insert(body.end(), quotients.begin(), quotients.end());
   body.insert(body.end(), recovered.begin(), recovered.end());
   const Stmt &innermost = loops.back()->body;
   if (innermost->kind == StmtKind::Block)
@@ -79,6 +101,8 @@ Stmt collapse(const std::vector<Stmt> &loops, const Kernel &k, std::vector<Stmt>
 }
 
 }  // namespace
+
+const char *const kRecoveryComment = "recover the loop indices from the collapsed index";
 
 std::string freshName(const Kernel &k, const std::string &base) {
   std::set<std::string> used;

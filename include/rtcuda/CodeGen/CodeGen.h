@@ -32,6 +32,21 @@ std::string paramsHeaderName(const ir::Kernel &k);
 // (the others at their defaults).
 ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i);
 
+// Index width (IndexWidth.cpp, docs/passes/LoopCollapse.md#index-width): a kernel whose passes
+// made index arithmetic 64-bit is printed with it narrowed to 32 bits as well, the launch
+// choosing by the problem's extents (Both, <NAME>_WIDE_INDEX), or only narrowed where constant
+// extents fit (Only32); Only64: as the passes left it (nothing wide, or the source's own
+// `long long`, or constant extents that do not fit, or small-grid alternatives).
+enum class IndexWidth { Only64, Only32, Both };
+IndexWidth indexWidth(const LoweredKernel &lk);
+// The kernel with its `long long` index arithmetic in int (same name).
+ir::Kernel narrowIndexKernel(const ir::Kernel &k);
+// The 64-bit instantiation printed beside the narrowed one: <name>_wide_index.
+ir::Kernel wideIndexKernel(const ir::Kernel &k);
+// Host expressions (over the scalar parameters and kk's macros) that must all be at most
+// 2^31 - 1 for the narrowed kernel to compute what the 64-bit one does.
+std::vector<ir::Expr> narrowIndexBounds(const LoweredKernel &lk, const ir::Kernel &kk);
+
 // The host function that copies a kernel's arrays, launches it and checks it:
 // rtcuda_launch_<name>(where, args...).
 std::string launchFunction(const LoweredKernel &k);

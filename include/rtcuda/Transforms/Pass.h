@@ -109,6 +109,8 @@ ir::Stmt soleStatement(const ir::Kernel &k);
 ir::Expr gpuBuiltin(const std::string &name);
 // Returns a name not used by any variable, parameter or loop of the kernel.
 std::string freshName(const ir::Kernel &k, const std::string &base);
+// The comment LoopCollapse puts before the declarations that recover the loop indices.
+extern const char *const kRecoveryComment;
 // The atomic update of an element with a reduction operator ("+", "min", ...): atomicAdd, or a
 // compare-and-swap helper (rtcuda_atomic_max, ...) that kernel.cu defines.
 std::string atomicFunction(const std::string &op, const ir::Type &t);

@@ -15,7 +15,7 @@
 // CHECK:      y[i * 7 % n] = x[i];
 // CHECK-LABEL: IR after LoopPartition (kernel permute_rows)
 // CHECK:      // asserted parallel: loop i
-// CHECK:      int j = ij % m;
+// CHECK:      int j = ij - (long long)i * (long long)m;
 // CHECK:      B[7 * i % n * m + j] = A[i * m + j];
 //
 // DIAG: kernel.c:3:3: warning: loop 'i' is asserted parallel, overriding the dependence analysis, which found: 'y[i * 7 % n] = x[i];' writes y[i * 7 % n], which other iterations of loop 'i' also write; the subscripts of 'y' are not affine functions

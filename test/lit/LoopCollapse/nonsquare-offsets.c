@@ -7,8 +7,9 @@
 // CHECK-LABEL: IR after LoopCollapse (kernel shift)
 // CHECK:      for (long long ij = 0; ij < ((long long)N - 2) * (long long)M; ij++) {  // collapsed
 // CHECK-NEXT:   // recover the loop indices from the collapsed index
-// CHECK-NEXT:   int i = ij / (long long)M + 1LL;
-// CHECK-NEXT:   int j = ij % M;
+// CHECK-NEXT:   long long i_q = ij / (long long)M;
+// CHECK-NEXT:   int i = i_q + 1LL;
+// CHECK-NEXT:   int j = ij - i_q * (long long)M;
 // CHECK-NEXT:   out[i][j] = 0.5f * (up[i - 1][j] + in[i + 1][j]);
 // CHECK-LABEL: IR after LoopPartition (kernel shift)
 // CHECK:      long long ij = (long long)blockIdx.x * SHIFT_BLOCKSIZE + threadIdx.x;

@@ -3,9 +3,10 @@
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --stop-after=LoopCollapse | FileCheck %s
 //
 // CHECK:      for (long long ijk = 0; ijk < (long long)a * (long long)b * (long long)c; ijk++) {  // collapsed
-// CHECK:        int i = ijk / ((long long)b * (long long)c);
-// CHECK-NEXT:   int j = ijk / (long long)c % b;
-// CHECK-NEXT:   int k = ijk % c;
+// CHECK:        long long ij = ijk / (long long)c;
+// CHECK-NEXT:   int i = ij / (long long)b;
+// CHECK-NEXT:   int j = ij - (long long)i * (long long)b;
+// CHECK-NEXT:   int k = ijk - ij * (long long)c;
 // CHECK-NEXT:   t[i][j][k] = 2.0f * s[i][j][k];
 
 //--- kernel.c

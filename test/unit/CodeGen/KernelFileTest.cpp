@@ -30,7 +30,9 @@ size_t count(const std::string &text, const std::string &what) {
 
 TEST(KernelFile, OneGlobalFunctionPerKernelWithItsParamsHeader) {
   std::string text = kernelFile({lowered(matrixAdd()), lowered(rowSums())});
-  EXPECT_EQ(count(text, "__global__"), 2u) << text;
+  // Each in two instantiations: 32-bit index arithmetic and <name>_wide_index (IndexWidth.cpp).
+  EXPECT_EQ(count(text, "__global__"), 4u) << text;
+  EXPECT_EQ(count(text, "_wide_index("), 2u) << text;
   EXPECT_NE(text.find("#include \"madd_params.h\""), std::string::npos) << text;
   EXPECT_NE(text.find("#include \"rowsum_params.h\""), std::string::npos) << text;
   EXPECT_NE(text.find("madd("), std::string::npos);
