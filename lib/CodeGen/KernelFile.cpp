@@ -313,7 +313,8 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
       out << "\n// Kernel '" << wide.name << "': '" << k.name << "' with 64-bit index arithmetic, "
           << "launched instead of it\n// where the problem's counts pass 2^31 - 1 ("
           << k.macro("WIDE_INDEX") << " in " << paramsHeaderName(k) << ").\n"
-          << ir::printKernel(wide, ir::PrintMode::Cuda);
+          << "#ifndef RTCUDA_TUNE_NO_ALTERNATIVES\n"
+          << ir::printKernel(wide, ir::PrintMode::Cuda) << "#endif\n";
     }
     for (size_t i = 0; i < lk.kernel.alternatives.size(); ++i) {
       const ir::Kernel sg = nameDerivedSizes(alternativeKernel(lk.kernel, i));

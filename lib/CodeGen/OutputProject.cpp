@@ -188,7 +188,7 @@ json kernelEntry(const LoweredKernel &lk) {
     json point = json::object();
     for (const ir::TuningParam &t : k.tuning) point[t.macro] = t.defaultValue;
     alternatives.push_back({{"name", wideIndexKernel(k).name}, {"select_macro", k.macro("WIDE_INDEX")},
-                            {"select_value", 2}, {"grid", grid},
+                            {"select_value", 2}, {"rule", "index_width"}, {"grid", grid},
                             {"block_threads", text(k.blockThreads)}, {"point", point}});
   }
   return {{"name", k.name},

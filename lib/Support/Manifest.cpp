@@ -160,6 +160,9 @@ Manifest readManifest(const std::string &outDir) {
         alt.name = c.identifier(where + "alternatives[].name", a.at("name"));
         alt.selectMacro = c.identifier(where + "alternatives[].select_macro", a.at("select_macro"));
         alt.selectValue = a.at("select_value");
+        alt.rule = a.value("rule", std::string("small_grid"));
+        if (alt.rule != "small_grid" && alt.rule != "index_width")
+          c.bad(where + "alternatives[].rule", alt.rule, "small_grid or index_width");
         if (alt.selectValue < 2)
           c.bad(where + "alternatives[].select_value", std::to_string(alt.selectValue),
                 "0 and 1 choose no alternative");

@@ -33,6 +33,10 @@ struct ManifestTuning {
 // tuner check it by setting that macro. Its grid and threads are over its own macros (`point`).
 struct ManifestAlternative {
   std::string name, selectMacro;
+  // The launch's rule that takes it (`rule`): "small_grid" (RegisterTiling's tiles, where the
+  // grid leaves SMs idle) or "index_width" (a kernel's 64-bit instantiation, where the counts
+  // pass 2^31 - 1: docs/passes/LoopCollapse.md#index-width).
+  std::string rule = "small_grid";
   int selectValue = 0;
   std::vector<std::string> gridIterations, gridPerBlock;
   std::vector<long long> gridMaxBlocks;

@@ -21,7 +21,9 @@ int selectorValue(const std::string &outDir, const TuneKernel &k);
 
 // The instantiation the launch runs for point `v` at `sizes` on a GPU of `smCount` SMs, with
 // the selecting macro at `selector` (LaunchFunction.cpp's rule): -1 the point's own kernel,
-// else the index of the alternative in k.k.alternatives. With the rule (1): an alternative only
+// else the index of the alternative in k.k.alternatives. With the rule (1): a "small_grid"
+// alternative (a 64-bit "index_width" one is launched where the counts pass 2^31 - 1, which a
+// tuning target is taken not to: the program's launch still checks) only
 // when the point's grid (x blocks, before any cap) is smaller than the SM count, the one whose
 // grid has the most blocks without passing it. Throws ExprError.
 int launchedAlternative(const TuneKernel &k, const std::map<std::string, long long> &sizes,
