@@ -29,15 +29,23 @@ TuneKernel alternativeKernel(const TuneKernel &k, const ManifestAlternative &alt
   return ak;
 }
 
+// The small-grid rule's alternatives share one selecting macro (an index-width alternative has
+// its own, which this rule does not read).
+static const ManifestAlternative *smallGrid(const TuneKernel &k) {
+  for (const ManifestAlternative &a : k.k.alternatives)
+    if (a.rule == "small_grid") return &a;
+  return nullptr;
+}
+
 int selectorValue(const std::string &outDir, const TuneKernel &k) {
-  if (k.k.alternatives.empty()) return 0;
+  const ManifestAlternative *first = smallGrid(k);
+  if (!first) return 0;
   std::ifstream in(fs::path(outDir) / k.k.paramsHeader);
   std::stringstream text;
   text << in.rdbuf();
   std::smatch m;
   std::string s = text.str();
-  if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + k.k.alternatives.front().selectMacro +
-                                         "\\s+(\\d+)")))
+  if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + first->selectMacro + "\\s+(\\d+)")))
     return std::stoi(m[1]);
   return 1;
 }
@@ -46,7 +54,11 @@ int launchedAlternative(const TuneKernel &k, const std::map<std::string, long lo
                         const Variant &v, int selector, long long smCount) {
   const auto &alts = k.k.alternatives;
   if (alts.empty() || selector <= 0) return -1;
-  if (selector >= 2) return selector - 2 < int(alts.size()) ? selector - 2 : -1;
+  if (selector >= 2) {  // always the small-grid alternative of that value
+    for (size_t i = 0; i < alts.size(); ++i)
+      if (alts[i].rule == "small_grid" && alts[i].selectValue == selector) return int(i);
+    return -1;
+  }
   // The launch counts x blocks as rtcuda_ceil_div(iterations, per_block), before max_blocks.
   auto blocks = [&](const TuneKernel &kk, const Variant &p) {
     Geometry g = geometry(kk, sizes, p);

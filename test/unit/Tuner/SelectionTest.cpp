@@ -2,6 +2,7 @@
 // default point under noise (a variant that is not really faster never replaces it; one that
 // fails its check never wins), the ETA's arithmetic, the checking sizes, and the kernels of
 // an outlined function with what is skipped and why.
+#include "rtcuda/Tuner/Alternatives.h"
 #include "rtcuda/Tuner/Selection.h"
 #include "rtcuda/Tuner/Space.h"
 #include "rtcuda_tune_stats.h"
@@ -199,6 +200,33 @@ TEST(Space, CheckAndDefaultSizesStayWithinAtMost) {
   std::map<std::string, std::string> origin;
   EXPECT_EQ(chooseSizes(m, k, {}, &origin).at("n"), 777);
   EXPECT_EQ(chooseSizes(m, k, {{"n", 5000}}, &origin).at("n"), 5000);  // given: refused by the tuner
+}
+
+// The launch's small-grid rule as the tuner evaluates it (LaunchFunction.cpp): an alternative
+// only for a grid smaller than the SM count, the one with the most blocks not passing it; an
+// index-width alternative never by this rule; a forced value names its small-grid alternative.
+TEST(Space, TheLaunchRuleForAlternatives) {
+  rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
+  TuneKernel k = loadKernels(m).at(0);  // grid: n iterations, PLANTED_BLOCKSIZE per block
+  auto alt = [](const std::string &name, const std::string &rule, int value, int perBlock) {
+    rtcuda::ManifestAlternative a;
+    a.name = name, a.rule = rule, a.selectMacro = rule == "small_grid" ? "SG" : "WIDE";
+    a.selectValue = value;
+    a.gridIterations = {"n"}, a.gridPerBlock = {std::to_string(perBlock)}, a.gridMaxBlocks = {2147483647};
+    a.blockThreads = "128";
+    return a;
+  };
+  k.k.alternatives = {alt("wide", "index_width", 2, 1), alt("sg", "small_grid", 2, 1024),
+                      alt("sg2", "small_grid", 3, 512)};
+  // n = 20000: sg 20 blocks, sg2 40: both fit 132 SMs, sg2 fills more (wide is never taken).
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {256}, 1, 132), -1);  // 157 blocks: its own
+  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 1, 132), 2);   // 79 blocks < 132
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 1, 132), -1);  // 313 blocks: its own
+  EXPECT_EQ(launchedAlternative(k, {{"n", 100000}}, {1024}, 1, 132), 1); // 98 blocks; sg2's 196 too many
+  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 0, 132), -1);  // 0: never
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 2, 132), 1);   // 2: always sg
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 3, 132), 2);   // 3: always sg2
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 4, 132), -1);  // names none
 }
 
 TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {
