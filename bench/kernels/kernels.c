@@ -270,3 +270,36 @@ void add3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const flo
             for (int i = 0; i < nx - 1; i++)
                 B[k][j][i] = A[k][j][i] + 2.0f * C[k][j][i];
 }
+
+/* 3-D 13-point star (radius 2 along each axis; a fourth-order Laplacian smoother). */
+void star3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float B[restrict nz][ny][nx])
+{
+    for (int k = 2; k < nz - 2; k++)
+        for (int j = 2; j < ny - 2; j++)
+            for (int i = 2; i < nx - 2; i++)
+                B[k][j][i] = 0.5f * A[k][j][i] +
+                             0.1f * (A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] + A[k][j + 1][i] +
+                                     A[k][j][i - 1] + A[k][j][i + 1]) -
+                             0.025f * (A[k - 2][j][i] + A[k + 2][j][i] + A[k][j - 2][i] + A[k][j + 2][i] +
+                                       A[k][j][i - 2] + A[k][j][i + 2]);
+}
+
+/* 3-D non-cubic box: a 5 x 3 in-plane box (rows j-2..j+2, columns i-1..i+1) in 3 planes, each
+   plane weighted by wz[c]. */
+void boxw3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const float wz[restrict 3],
+            float B[restrict nz][ny][nx])
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 2; j < ny - 2; j++)
+            for (int i = 1; i < nx - 1; i++) {
+                float s = 0.0f;
+                for (int c = 0; c < 3; c++) {
+                    float p = 0.0f;
+                    for (int b = -2; b <= 2; b++)
+                        for (int a = -1; a <= 1; a++)
+                            p += A[k + c - 1][j + b][i + a];
+                    s += wz[c] * p;
+                }
+                B[k][j][i] = s;
+            }
+}

@@ -41,6 +41,8 @@
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
 
+#include <algorithm>
+
 namespace rtcuda {
 
 using namespace ir;
@@ -301,14 +303,19 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       staged.clear();
   }
   // ITEMS values whose tiles fit in 48 KB of static shared memory at the largest block size.
-  const int64_t maxBlock = ctx.options.blockSize.max == 0 ? 1024 : ctx.options.blockSize.max;
+  int64_t maxBlock = ctx.options.blockSize.max == 0 ? 1024 : ctx.options.blockSize.max;
+  // The sliding tile bounds the block size (kSlideMaxBlock, unless the config asks for more) so
+  // that more rows per thread fit (HaloTileSlide.cpp).
+  if (slide)
+    maxBlock = std::min<int64_t>(maxBlock, std::max<int64_t>({kSlideMaxBlock, ctx.options.blockSize.min,
+                                                              ctx.options.defaultBlockSize}));
   std::vector<int> itemValues;
   bool sharedFits = false;
   for (int items : {1, 2, 4, 8}) {
     if (slide) {
       int64_t bytes = slideSharedBytes(k, tiled, items, maxBlock);
       sharedFits |= bytes <= kSharedBytes;
-      if (bytes <= kSharedBytes && slideWindowWords(k, tiled, items) <= kMaxWindowWords)
+      if (bytes <= kSharedBytes && slideHeldWords(k, body, vars, tiled, items) <= kMaxWindowWords)
         itemValues.push_back(items);
       continue;
     }
@@ -401,13 +408,14 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     out.body = withLoc(block(top), k.body->loc);
     out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
     out.blockThreads = bs;
-    // ITEMS: the most rows per thread that fit (H100, docs/passes/HaloTile.md: the 27-point box
-    // 0.50x copy bandwidth at 1 row, 0.60x at 2, 0.64x at 4 with registers in place of the
-    // asynchronous copies; the 27-tap filter 0.35x at 1, 0.50x at 2). Blocks of 128 where a
-    // thread holds more than 64 registers by the estimate, as in two dimensions (the 27-tap
-    // filter, 87 registers: 0.53x at 128, 0.50x at 256).
-    int chosen = itemValues.back();
+    // ITEMS: 2 rows per thread where they fit (H100, session 9, docs/passes/HaloTile.md: the
+    // 27-point box 0.71x copy bandwidth at 2 rows, 0.58x at 4; the 27-tap filter 0.67x, 0.69x;
+    // the 5 x 3 x 3 box 0.60x, 0.56x at 128 threads). Blocks of 128 where a thread holds more
+    // than 64 registers by the estimate, as in two dimensions (the 27-tap filter at 2 rows: 0.67x
+    // at 128, 0.63x at 256).
+    int chosen = std::min(itemValues.back(), 2);
     out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
+    out.maxBlockSize = int(maxBlock);
     if (slideRegisters(k, body, vars, tiled, tapsOf, chosen) > 64) out.preferredBlockSize = 128;
     // PLANES: a block's column of planes; its first (halo) planes are loaded twice.
     out.tuning.push_back({"PLANES", k.macro("PLANES"), {8, 16, 32, 64}, 32});

@@ -15,7 +15,7 @@
 namespace rtcuda::halo {
 
 constexpr int64_t kWarp = 32, kSharedBytes = 48 * 1024, kMaxWindowWords = 96,
-                  kOtherRegisters = 20, kMaxDepth = 3;
+                  kOtherRegisters = 20, kMaxDepth = 3, kSlideMaxBlock = 512;
 
 // array -> (its local array, its window): the filter taps a thread keeps in registers.
 using Taps = std::map<std::string, std::pair<std::string, ReadWindow>>;
@@ -42,6 +42,9 @@ int64_t slideRegisters(const ir::Kernel &k, const ir::Stmt &body,
                        int64_t items);
 int64_t slideSharedBytes(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
 int64_t slideWindowWords(const ir::Kernel &k, const Tiled &tiled, int64_t items);
+// The window words a thread holds: the halo planes' window, or a linear body's plane and sums.
+int64_t slideHeldWords(const ir::Kernel &k, const ir::Stmt &body,
+                       const std::vector<std::string> &vars, const Tiled &tiled, int64_t items);
 
 // The sliding kernel's body: taps (already in `top`) stay; pushes the tiles and the loop over
 // tiles onto `top` and returns the number of tiles.

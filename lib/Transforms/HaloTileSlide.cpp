@@ -24,7 +24,11 @@
 // 3-D tile of HaloTile.cpp, which reloads (ITEMS + halo) planes for ITEMS planes of outputs and
 // holds their whole window, each plane is copied once per PLANES planes of outputs (plus the
 // halo planes at the start of a block's column) and a thread holds only the halo planes' window.
-#include "HaloTileParts.h"
+// A body that is a linear form of the tiled reads (HaloTileSlideSums.cpp) keeps no halo planes
+// at all: the new plane's part adds its partial sums to the accumulators of the outputs that
+// read it. A copy's source coordinates are clamped to the last element the nest reads (no
+// select; a thread's rows and columns stay the same from plane to plane).
+#include "HaloTileSlide.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -118,9 +122,17 @@ int64_t liveWindowWords(const Kernel &k, const Stmt &body, const std::vector<std
   return n;
 }
 
+int64_t slideHeldWords(const Kernel &k, const Stmt &body, const std::vector<std::string> &vars,
+                       const Tiled &tiled, int64_t items) {
+  std::optional<SlideSums> sums = slideSums(k, body, vars, tiled, {});
+  return sums ? sumsWords(k, *sums, tiled, items) : slideWindowWords(k, tiled, items);
+}
+
 int64_t slideRegisters(const Kernel &k, const Stmt &body, const std::vector<std::string> &vars,
                        const Tiled &tiled, const Taps &taps, int64_t items) {
-  int64_t n = kOtherRegisters + liveWindowWords(k, body, vars, tiled, items);
+  std::optional<SlideSums> sums = slideSums(k, body, vars, tiled, taps);
+  int64_t n = kOtherRegisters +
+              (sums ? sumsWords(k, *sums, tiled, items) : liveWindowWords(k, body, vars, tiled, items));
   for (const auto &[name, t] : taps) {
     int64_t taps = 1;
     for (size_t d = 0; d < t.second.lo.size(); ++d) taps *= t.second.hi[d] - t.second.lo[d] + 1;
@@ -137,6 +149,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
        planes = var(k.macro("PLANES")), depth = var(k.macro("DEPTH")),
        tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   const int64_t lo0 = tiled[0].second.lo[0], span0 = tiled[0].second.hi[0] - lo0 + 1;
+  const std::optional<SlideSums> sums = slideSums(k, loops.back()->body, vars, tiled, taps);
   std::vector<Expr> extents{planes, div(mul(bs, items), intImm(kWarp)), intImm(kWarp)}, tiles;
   for (size_t d = 0; d < 3; ++d)
     tiles.push_back(simplify(div(add(simplify(tripCount(loops[d])), sub(extents[d], intImm(1))),
@@ -187,13 +200,25 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                            simplify(add(var(first[1], loops[1]->type), intImm(w.lo[1])))));
     perTile.push_back(decl(a.i0, loops[2]->type,
                            simplify(add(var(first[2], loops[2]->type), intImm(w.lo[2])))));
-    Expr winSize = simplify(mul(intImm(span0), a.wplane));
+    // A linear body keeps only the new plane's part (its sums go to the accumulators).
+    Expr winSize = sums ? a.wplane : simplify(mul(intImm(span0), a.wplane));
     perTile.push_back(decl(a.win, a.elem, nullptr, winSize));
-    std::string e = freshName(k, "e");  // a defined window before the first planes arrive
-    perTile.push_back(forLoop(e, kInt, intImm(0), winSize, intImm(1),
-                              store(a.win, {var(e)}, "=", cast(a.elem, intImm(0))),
-                              LoopKind::Unrolled));
+    if (!sums) {
+      std::string e = freshName(k, "e");  // a defined window before the first planes arrive
+      perTile.push_back(forLoop(e, kInt, intImm(0), winSize, intImm(1),
+                                store(a.win, {var(e)}, "=", cast(a.elem, intImm(0))),
+                                LoopKind::Unrolled));
+    }
     arrays.push_back(a);
+  }
+  std::string acc = freshName(k, "acc");  // a linear body's outputs of the planes in flight
+  if (sums) {
+    Expr size = simplify(mul(intImm(span0), items));
+    std::string e = freshName(k, "e");
+    perTile.push_back(decl(acc, sums->elem, nullptr, size));
+    perTile.push_back(forLoop(e, kInt, intImm(0), size, intImm(1),
+                              store(acc, {var(e)}, "=", floatImm(0, sums->elem)),
+                              LoopKind::Unrolled));
   }
 
   // The copies of plane `plane` (absolute) into slot `slot`, asynchronous (cp.async where the
@@ -206,24 +231,26 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     sync->shared = true;
     top.push_back(sync);
   }
+  // Source coordinates are clamped to the last element the nest reads (an element past it
+  // lands in a slot no output reads): no select, and the row and column of each of a thread's
+  // copies stay the same from plane to plane (nvcc keeps them, and steps the address by a
+  // plane). Only a thread's last copy can fall past the slice: the others need no guard.
+  auto upTo = [](const Expr &x, const Expr &last) { return select(lt(x, last), x, last); };
   auto copyPlane = [&](const Plane &a, const Expr &plane, const Expr &wanted, const Expr &slot) {
     std::string r = freshName(k, "r"), e = freshName(k, "e"), jat = freshName(k, vars[1] + "_at"),
                 iat = freshName(k, vars[2] + "_at");
-    Expr ok = lt(plane, simplify(add(loops[0]->end, intImm(a.w.hi[0]))));
-    ok = land(ok, lt(var(jat, loops[1]->type), simplify(add(loops[1]->end, intImm(a.w.hi[1])))));
-    ok = land(ok, lt(var(iat, loops[2]->type), simplify(add(loops[2]->end, intImm(a.w.hi[2])))));
-    std::vector<Expr> firstRead;
-    for (size_t d = 0; d < 3; ++d) firstRead.push_back(simplify(add(loops[d]->min, intImm(a.w.lo[d]))));
+    std::vector<Expr> last;
+    for (size_t d = 0; d < 3; ++d)
+      last.push_back(simplify(add(loops[d]->end, intImm(a.w.hi[d] - 1))));
     Stmt body = block(
         {decl(e, kInt, add(tid, mul(var(r), bs))),
-         decl(jat, loops[1]->type, add(var(a.j0, loops[1]->type), div(var(e), a.rowWidth))),
-         decl(iat, loops[2]->type, add(var(a.i0, loops[2]->type), mod(var(e), a.rowWidth))),
-         ifThen(lt(var(e), a.slice),
+         decl(jat, loops[1]->type, upTo(add(var(a.j0, loops[1]->type), div(var(e), a.rowWidth)), last[1])),
+         decl(iat, loops[2]->type, upTo(add(var(a.i0, loops[2]->type), mod(var(e), a.rowWidth)), last[2])),
+         ifThen(binary("||", lt(var(r), simplify(sub(var(a.loads), intImm(1)))), lt(var(e), a.slice)),
                 store(a.tile, {simplify(add(mul(slot, a.slice), var(e)))}, "rtcuda_copy_async",
-                      select(ok,
-                             load(a.array, {plane, var(jat, loops[1]->type), var(iat, loops[2]->type)},
-                                  a.elem),
-                             load(a.array, firstRead, a.elem))))});
+                      load(a.array, {upTo(plane, last[0]), var(jat, loops[1]->type),
+                                     var(iat, loops[2]->type)},
+                           a.elem)))});
     return ifThen(wanted, forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body,
                                   LoopKind::Unrolled));
   };
@@ -247,7 +274,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                          barrier(), decl(slot, kInt, mod(var(z), add(depth, intImm(1))))};
   for (const Plane &a : arrays) {
     std::string p = freshName(k, "p"), e = freshName(k, "e");
-    if (span0 > 1)
+    if (span0 > 1 && !sums)
       step.push_back(forLoop(
           p, kInt, intImm(0), intImm(span0 - 1), intImm(1),
           forLoop(e, kInt, intImm(0), a.wplane, intImm(1),
@@ -261,7 +288,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     Expr column = narrow ? var(col) : add(var(col), mod(var(e), a.wrow));
     step.push_back(forLoop(
         e, kInt, intImm(0), a.wplane, intImm(1),
-        store(a.win, {add(simplify(mul(intImm(span0 - 1), a.wplane)), var(e))}, "=",
+        store(a.win, {sums ? var(e) : add(simplify(mul(intImm(span0 - 1), a.wplane)), var(e))}, "=",
               load(a.tile, {add(mul(var(slot), a.slice), add(mul(row, a.rowWidth), column))},
                    a.elem)),
         LoopKind::Unrolled));
@@ -287,28 +314,36 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     Expr ok = lt(var(vars[d], loops[d]->type), loops[d]->end);
     valid = valid ? land(valid, ok) : ok;
   }
-  const Stmt body = loops.back()->body;
-  Stmt computed = mapStmt(body, nullptr, [&](const Expr &e) {
-    return mapExpr(e, [&](const Expr &n) -> Expr {
-      if (n->kind != ExprKind::Load) return n;
-      if (Expr t = tapRead(n, taps)) return t;
-      auto it = planeOf.find(n->name);
-      if (it == planeOf.end()) return n;
-      const ReadWindow &w = it->second->w;
-      // [p_d + a_d] -> window (a_0 - lo_0, q + a_1 - lo_1, a_2 - lo_2)
-      std::vector<Expr> c;
-      for (size_t d = 0; d < 3; ++d)
-        c.push_back(simplify(sub(sub(n->operands[d], var(vars[d], loops[d]->type)), intImm(w.lo[d]))));
-      Expr index = add(mul(add(mul(c[0], add(items, intImm(w.hi[1] - w.lo[1]))), add(var(q), c[1])),
-                           it->second->wrow),
-                       c[2]);
-      return load(it->second->win, {simplify(index)}, n->type);
+  if (sums) {
+    std::vector<PlanePart> parts;
+    for (const Plane &a : arrays) parts.push_back({a.array, a.win, a.w, a.wrow});
+    for (Stmt &s : sumsStep(k, *sums, parts, acc, span0, q, item, valid,
+                            lt(intImm(span0 - 2), var(z))))
+      step.push_back(s);
+  } else {
+    const Stmt body = loops.back()->body;
+    Stmt computed = mapStmt(body, nullptr, [&](const Expr &e) {
+      return mapExpr(e, [&](const Expr &n) -> Expr {
+        if (n->kind != ExprKind::Load) return n;
+        if (Expr t = tapRead(n, taps)) return t;
+        auto it = planeOf.find(n->name);
+        if (it == planeOf.end()) return n;
+        const ReadWindow &w = it->second->w;
+        // [p_d + a_d] -> window (a_0 - lo_0, q + a_1 - lo_1, a_2 - lo_2)
+        std::vector<Expr> c;
+        for (size_t d = 0; d < 3; ++d)
+          c.push_back(simplify(sub(sub(n->operands[d], var(vars[d], loops[d]->type)), intImm(w.lo[d]))));
+        Expr index = add(mul(add(mul(c[0], add(items, intImm(w.hi[1] - w.lo[1]))), add(var(q), c[1])),
+                             it->second->wrow),
+                         c[2]);
+        return load(it->second->win, {simplify(index)}, n->type);
+      });
     });
-  });
-  item.push_back(ifThen(valid, unrollAll(computed)));
-  step.push_back(ifThen(lt(intImm(span0 - 2), var(z)),
-                        forLoop(q, kInt, intImm(0), items, intImm(1), block(item),
-                                LoopKind::Unrolled)));
+    item.push_back(ifThen(valid, unrollAll(computed)));
+    step.push_back(ifThen(lt(intImm(span0 - 2), var(z)),
+                          forLoop(q, kInt, intImm(0), items, intImm(1), block(item),
+                                  LoopKind::Unrolled)));
+  }
   perTile.push_back(forLoop(z, kInt, intImm(0), var(steps), intImm(1), block(step)));
   // Pending copies (planes past the window) land before the slots serve the next tile.
   perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));

@@ -62,6 +62,7 @@ std::vector<ir::TuningParam> tuningSpace(const ir::Kernel &k, const KernelOption
   ir::TuningParam blockSize{"BLOCKSIZE", k.macro("BLOCKSIZE"), {}, 0};
   int lo = std::max(32, o.blockSize.min);
   int hi = o.blockSize.max == 0 ? 1024 : o.blockSize.max;
+  if (k.maxBlockSize) hi = std::min(hi, std::max(k.maxBlockSize, lo));
   for (int v = (lo + 31) / 32 * 32; v <= hi; v += 32) blockSize.values.push_back(v);
   if (blockSize.values.empty())
     throw CompileError(k.loc, "kernel '" + k.name + "': the block size range [" +

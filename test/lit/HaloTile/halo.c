@@ -92,7 +92,7 @@
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
 // CHECK:      __shared__ float A_tile[(BOX3D_DEPTH + 1) * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
 // CHECK:        for (int z = 0; z < steps; z++) {
-// CHECK:                  s += A_win[3 * ((c + 1) * (BOX3D_ITEMS + 2)) + 3 * q + 3 * b + a + 4];
+// CHECK:                B[k][j][i] = acc[q] * (1.0f / 27.0f);
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)
 // CHECK-NOT:  _tile
 // CHECK-LABEL: IR after HaloTile (kernel branchy)

@@ -4,7 +4,8 @@
 // with 24 taps whose window starts at 0 in each dimension, two arrays sliding together, a
 // window along the planes only (9 planes), one within the plane only; a 7-point stencil (fewer
 // than 9 reads) keeps NeighbourReuse; arrays whose windows along the planes differ keep the 3-D
-// tile of HaloTile.cpp. Verified at odd and prime sizes and several tuning points, DEPTH 1 and
+// tile of HaloTile.cpp. Linear bodies sum per plane (slide-sums.c has their forms); pair, with a
+// product of two reads, keeps the halo planes' window in registers. Verified at odd and prime sizes and several tuning points, DEPTH 1 and
 // 3, PLANES = 8 (several blocks along a column).
 // Planted bug caught: the copies' guard along the planes one short (`plane < end + hi - 1`):
 // verify at sizes 31 and 37, two points each, reported 25946 mismatches, in all five sliding
@@ -26,29 +27,41 @@
 // CHECK-NEXT: const int A_loads = (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + BOX_BLOCKSIZE + 67) / BOX_BLOCKSIZE;
 // CHECK-NEXT: __shared__ int pending[1];
 // CHECK:        int steps = (BOX_PLANES < nz - 1 - k_first ? BOX_PLANES : nz - 1 - k_first) + 2;
-// CHECK:        float A_win[9 * BOX_ITEMS + 18];
+// CHECK:        float A_win[3 * BOX_ITEMS + 6];
+// CHECK:        float acc[3 * BOX_ITEMS];
 // CHECK:        for (int d = 0; d < BOX_DEPTH; d++) {  // unrolled
 // CHECK-NEXT:     int k_at = k_first + d - 1;
 // CHECK-NEXT:     if (d < steps) {
-// CHECK:                rtcuda_copy_async(&A_tile[d * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], k_at < nz && j_at < ny && i_at < nx ? A[k_at][j_at][i_at] : A[0][0][0]);
+// CHECK:              int j_at = A_j0 + e / 34 < ny - 1 ? A_j0 + e / 34 : ny - 1;
+// CHECK-NEXT:         int i_at = A_i0 + e % 34 < nx - 1 ? A_i0 + e % 34 : nx - 1;
+// CHECK-NEXT:         if (r < A_loads - 1 || e < 34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) {
+// CHECK-NEXT:           rtcuda_copy_async(&A_tile[d * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_at < nz - 1 ? k_at : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
 // CHECK:        for (int z = 0; z < steps; z++) {
 // CHECK-NEXT:     rtcuda_async_wait(&pending[0], BOX_DEPTH - 1);
 // CHECK-NEXT:     __syncthreads();
 // CHECK-NEXT:     int slot = z % (BOX_DEPTH + 1);
-// CHECK-NEXT:     for (int p = 0; p < 2; p++) {  // unrolled
-// CHECK-NEXT:       for (int e = 0; e < 3 * BOX_ITEMS + 6; e++) {  // unrolled
-// CHECK-NEXT:         A_win[p * (3 * BOX_ITEMS + 6) + e] = A_win[(p + 1) * (3 * BOX_ITEMS + 6) + e];
-// CHECK:            A_win[6 * BOX_ITEMS + 12 + e] = A_tile[slot * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + ((grp * BOX_ITEMS + e / 3) * 34 + (col + e % 3))];
+// CHECK-NEXT:     for (int e = 0; e < 3 * BOX_ITEMS + 6; e++) {  // unrolled
+// CHECK-NEXT:       A_win[e] = A_tile[slot * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + ((grp * BOX_ITEMS + e / 3) * 34 + (col + e % 3))];
 // CHECK:          int k_next = k_first + z + BOX_DEPTH - 1;
 // CHECK-NEXT:     if (z + BOX_DEPTH < steps) {
-// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % (BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], k_next < nz && j_at < ny && i_at < nx ? A[k_next][j_at][i_at] : A[0][0][0]);
+// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % (BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_next < nz - 1 ? k_next : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
-// CHECK-NEXT:     if (1 < z) {
+// CHECK:          float rows1[BOX_ITEMS + 2];
+// CHECK:            rows1[r] = A_win[3 * r] + A_win[3 * r + 1] + A_win[3 * r + 2];
+// CHECK:          float plane1[BOX_ITEMS];
+// CHECK:            plane1[q] = rows1[q] + rows1[q + 1] + rows1[q + 2];
+// CHECK:            acc[2 * BOX_ITEMS + q] += plane1[q];
+// CHECK-NEXT:       acc[BOX_ITEMS + q] += plane1[q];
+// CHECK-NEXT:       acc[q] += plane1[q];
+// CHECK:          if (1 < z) {
 // CHECK:              int k = k_first + (z - 2);
 // CHECK-NEXT:         int j = j_first + (grp * BOX_ITEMS + q);
 // CHECK-NEXT:         int i = i_first + col;
-// CHECK:                    s += A_win[3 * ((c + 1) * (BOX_ITEMS + 2)) + 3 * q + 3 * b + a + 4];
+// CHECK:                B[k][j][i] = acc[q] * (1.0f / 27.0f);
+// CHECK:            acc[q] = acc[BOX_ITEMS + q];
+// CHECK-NEXT:       acc[BOX_ITEMS + q] = acc[2 * BOX_ITEMS + q];
+// CHECK-NEXT:       acc[2 * BOX_ITEMS + q] = 0.0f;
 // CHECK:        rtcuda_async_wait(&pending[0], 0);
 // CHECK-NEXT:   __syncthreads();
 // CHECK-LABEL: IR after HaloTile (kernel seven)
@@ -56,17 +69,18 @@
 // CHECK-LABEL: IR after HaloTile (kernel conv3)
 // CHECK:      float K_reg[24];
 // CHECK:        int k_at = k_first + d;
-// CHECK:              s += K_reg[8 * c + 2 * b + a] * A_win[2 * (c * (CONV3_ITEMS + 3)) + 2 * q + 2 * b + a];
+// CHECK:            acc[q] += K_reg[16] * A_win[2 * q] + K_reg[17] * A_win[2 * q + 1] + K_reg[18] * A_win[2 * q + 2]
 // CHECK-LABEL: IR after HaloTile (kernel pair)
 // CHECK:      __shared__ float C_tile[(PAIR_DEPTH + 1) * (32 * (PAIR_BLOCKSIZE * PAIR_ITEMS / 32) + 32)];
 // CHECK:        int k_at = k_first + d - 2;
 // CHECK:        int k_next = k_first + z + PAIR_DEPTH - 2;
 // CHECK:            B[k][j][i] = A_win[2 * q + 1] - A_win[4 * PAIR_ITEMS + 2 * q + 12] + A_win[2 * PAIR_ITEMS + 2 * q + 7] + A_win[4 * PAIR_ITEMS + 2 * q + 9] + A_win[2 * q + 4] + C_win[2 * PAIR_ITEMS + q + 2] * C_win[q + 1] + C_win[PAIR_ITEMS + q + 1] - C_win[2 * PAIR_ITEMS + q + 3];
 // CHECK-LABEL: IR after HaloTile (kernel zonly)
-// CHECK:        float A_win[9 * ZONLY_ITEMS];
-// CHECK:            A_win[p * ZONLY_ITEMS + e] = A_win[(p + 1) * ZONLY_ITEMS + e];
+// CHECK:        float A_win[ZONLY_ITEMS];
+// CHECK:        float acc[9 * ZONLY_ITEMS];
+// CHECK:            acc[8 * ZONLY_ITEMS + q] += plane1[q];
 // CHECK:          if (7 < z) {
-// CHECK:                s += A_win[(c + 4) * ZONLY_ITEMS + q];
+// CHECK:                B[k][j][i] = acc[q];
 // CHECK-LABEL: IR after HaloTile (kernel flat)
 // CHECK-NOT:      for (int p
 // CHECK:          if (-1 < z) {
@@ -84,7 +98,7 @@
 // REMARKS: remark: halo tile: 'A' is read at 6 places around each iteration (offsets [-1, 1] x [-1, 1] x [-1, 1]); a block stages its tile
 //
 // PARAMS: #define BOX_BLOCKSIZE 256
-// PARAMS: // ITEMS: search space 1, 2
+// PARAMS: // ITEMS: search space 1, 2, 4
 // PARAMS: #define BOX_ITEMS 2
 // PARAMS: // PLANES: search space 8, 16, 32, 64
 // PARAMS: #define BOX_PLANES 32
