@@ -310,8 +310,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     out << ir::printKernel(k, ir::PrintMode::Cuda);
     if (width == IndexWidth::Both) {
       const ir::Kernel wide = nameDerivedSizes(wideIndexKernel(lk.kernel));
-      out << "\n// Kernel '" << wide.name << "': '" << k.name << "' with 64-bit index arithmetic, "
-          << "launched instead of it\n// where the problem's counts pass 2^31 - 1 ("
+      // Three short lines: kernel.cu keeps to 100 columns (test/e2e/kernel_layout.sh).
+      out << "\n// Kernel '" << wide.name << "': 64-bit index arithmetic, launched instead of\n// '"
+          << k.name << "' where the problem's counts pass 2^31 - 1\n// ("
           << k.macro("WIDE_INDEX") << " in " << paramsHeaderName(k) << ").\n"
           << "#ifndef RTCUDA_TUNE_NO_ALTERNATIVES\n"
           << ir::printKernel(wide, ir::PrintMode::Cuda) << "#endif\n";
