@@ -85,6 +85,7 @@ VariantLaunch alternativeLaunch(const KernelResult &kr, const ManifestAlternativ
   VariantLaunch l;
   l.id = alt.name;
   l.kernel = alt.name;
+  for (const auto &[macro, value] : alt.point) l.defines[macro] = value;  // where compiled here
   auto code = kr.alternativeCode.find(alt.name);
   if (code != kr.alternativeCode.end()) std::tie(l.cubin, l.lowered) = code->second;
   if (!readsHostLoop(*kr.kernel)) {

@@ -297,13 +297,22 @@ void modelKernel(const DeviceLimits &device, KernelResult &kr, const std::vector
 // What the program's launch runs for each feasible variant at the target size: its own kernel
 // or an alternative instantiation (launchedAlternative, at every host-loop sample alike; where
 // the samples disagree, its own kernel is timed and the report says so).
-void setLaunches(KernelResult &kr, long long smCount, const std::string &firstCubin) {
+void setLaunches(KernelResult &kr, long long smCount, const std::string &firstCubin,
+                 const std::map<std::string, long long> &firstDefines) {
   const TuneKernel &k = *kr.kernel;
-  // Their code: compile 0's (the only one with the alternatives), when kept.
+  // Their code: compile 0's (the only one with the alternatives), when kept, and only where
+  // compile 0 set the macros the alternative reads to its point. A 64-bit index alternative
+  // reads the kernel's own macros, which compile 0 sets to variant 0's values (BLOCKSIZE 32
+  // where the alternative launches 256 threads): the harness compiles it at its point instead.
   if (!firstCubin.empty() && !k.k.alternatives.empty()) {
     std::map<std::string, std::string> symbols = readSymbols(firstCubin);
-    for (const ManifestAlternative &a : k.k.alternatives)
-      if (symbols.count(a.name)) kr.alternativeCode[a.name] = {firstCubin, symbols[a.name]};
+    for (const ManifestAlternative &a : k.k.alternatives) {
+      bool atItsPoint = std::all_of(a.point.begin(), a.point.end(), [&](const auto &mv) {
+        auto it = firstDefines.find(mv.first);
+        return it == firstDefines.end() || it->second == mv.second;
+      });
+      if (atItsPoint && symbols.count(a.name)) kr.alternativeCode[a.name] = {firstCubin, symbols[a.name]};
+    }
   }
   if (k.k.alternatives.empty() || kr.selector <= 0) return;
   for (VariantRecord &r : kr.variants) {
@@ -503,7 +512,8 @@ int tuneOutput(const TuneOptions &options) {
     for (size_t j = 0; j < kr.variants.size(); ++j)
       std::tie(kr.variants[j].cubin, kr.variants[j].lowered) = code[i][j];
     kr.selector = selectorValue(options.outDir, kernels[i]);
-    setLaunches(kr, run.device.smCount, code[i].empty() ? "" : code[i][0].first);
+    setLaunches(kr, run.device.smCount, code[i].empty() ? "" : code[i][0].first,
+                spaces[i].empty() ? std::map<std::string, long long>{} : macroValues(kernels[i], spaces[i][0]));
     // The compile time, shared by the kernels in proportion to their variants.
     kr.compileSeconds = points ? compileSeconds * double(spaces[i].size()) / double(points) : 0;
     kr.seconds = kr.compileSeconds;
