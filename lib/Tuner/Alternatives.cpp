@@ -1,12 +1,11 @@
 // Which instantiation a kernel's launch runs (see Alternatives.h).
 #include "rtcuda/Tuner/Alternatives.h"
 
+#include "rtcuda/Support/Files.h"
 #include "rtcuda/Tuner/Expr.h"
 
-#include <fstream>
 #include <filesystem>
 #include <regex>
-#include <sstream>
 
 namespace rtcuda::tune {
 
@@ -40,11 +39,9 @@ static const ManifestAlternative *smallGrid(const TuneKernel &k) {
 int selectorValue(const std::string &outDir, const TuneKernel &k) {
   const ManifestAlternative *first = smallGrid(k);
   if (!first) return 0;
-  std::ifstream in(fs::path(outDir) / k.k.paramsHeader);
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string s;  // an unreadable header: its default (1), as one without the macro
+  readFile((fs::path(outDir) / k.k.paramsHeader).string(), s);
   std::smatch m;
-  std::string s = text.str();
   if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + first->selectMacro + "\\s+(\\d+)")))
     return std::stoi(m[1]);
   return 1;
