@@ -303,3 +303,23 @@ void boxw3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const fl
                 B[k][j][i] = s;
             }
 }
+
+/* 3-D deep box: a 3 x 3 in-plane box in 5 planes (k-2 .. k+2), 45 points, each plane weighted by
+   wz[c + 2]; a window of 5 planes like star3d's, but a box in the plane (session 10). */
+void boxz5(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const float wz[restrict 5],
+           float B[restrict nz][ny][nx])
+{
+    for (int k = 2; k < nz - 2; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++) {
+                float s = 0.0f;
+                for (int c = -2; c <= 2; c++) {
+                    float p = 0.0f;
+                    for (int b = -1; b <= 1; b++)
+                        for (int a = -1; a <= 1; a++)
+                            p += A[k + c][j + b][i + a];
+                    s += wz[c + 2] * p;
+                }
+                B[k][j][i] = s;
+            }
+}

@@ -27,6 +27,19 @@ ir::Expr coordinate(const ir::Expr &o, const std::vector<ir::Expr> &extents, siz
 // A read of a tap array, rewritten to a read of its local array; nullptr for other reads.
 ir::Expr tapRead(const ir::Expr &load, const Taps &taps);
 
+// An int constant of the kernel (`const int name = value;`).
+ir::Stmt constantDecl(const std::string &name, const ir::Expr &value);
+
+// One tiled array of a tile that a block copies into shared memory (HaloTileSlide.cpp,
+// HaloTileStream.cpp): its name, window and type, and fresh names for its tile, the thread's
+// window and the copies per thread.
+struct TileArray {
+  std::string array, tile, win, loads;
+  ReadWindow w;
+  ir::Type elem;
+};
+TileArray tileArray(const ir::Kernel &k, const std::string &array, const ReadWindow &w);
+
 // Every For of `s` unrolled (constant subscripts of the local arrays: registers).
 ir::Stmt unrollAll(const ir::Stmt &s);
 

@@ -2,7 +2,7 @@
 // BLOCKSIZE * ITEMS / 32 rows of 32 in each of PLANES consecutive planes, and walks it plane by
 // plane. Each plane of the input tile (the rows and columns plus their halo) is copied from
 // global memory once, asynchronously (cp.async: rtcuda_copy_async in kernel.cu), DEPTH planes
-// ahead, into one of DEPTH + 1 shared slots; each thread keeps the planes its outputs still need
+// ahead, into one of DEPTH + group shared slots; each thread keeps the planes its outputs still need
 // in registers (its window: the halo planes of the outermost loop, ITEMS + halo rows, the column
 // halo), moves them down one plane per step, and reads only the new plane's part from shared
 // memory. The copies hold no registers and are in flight while the outputs are computed.
@@ -10,17 +10,19 @@
 //   for (k ...) for (j ...) for (i ...)           for (tile = blockIdx.x; tile < tiles; ...) {
 //     B[k][j][i] = sum of A[k + c][j + b][i + a]    copy planes k_first - 1 ... into slots 0 ..
 //                                          ==>      for (z = 0; z < steps; z++) {
-//                                                     wait for plane z's copies; __syncthreads();
+//                                                     every group planes: wait for their
+//                                                       copies; __syncthreads();
 //                                                     A_win[0..1] = A_win[1..2];   // registers
-//                                                     A_win[2] = its part of slot z % (DEPTH + 1)
+//                                                     A_win[2] = its part of slot z % slots
 //                                                     copy plane z + DEPTH into its slot
 //                                                     if (z >= 2) ITEMS outputs of plane k_first + z - 2
 //                                                   }
 //                                                   wait for all copies; __syncthreads();
 //                                                 }
 //
-// One barrier per plane suffices: slot (z + DEPTH) % (DEPTH + 1) is written after the barrier of
-// step z and was last read at step z - 1, before every thread reached that barrier. Unlike the
+// One barrier per group of planes (GROUP: 1, or 2 where a step has little work) suffices with
+// DEPTH + group slots: slot (z + DEPTH) % slots is written at step z and was last read at step
+// z + DEPTH - slots <= z - group, before the group's barrier (see the step below). Unlike the
 // 3-D tile of HaloTile.cpp, which reloads (ITEMS + halo) planes for ITEMS planes of outputs and
 // holds their whole window, each plane is copied once per PLANES planes of outputs (plus the
 // halo planes at the start of a block's column) and a thread holds only the halo planes' window.
@@ -47,17 +49,9 @@ int64_t words(const Kernel &k, const std::string &array) {
   return (k.findParam(array)->type.bytes() + 3) / 4;
 }
 
-Stmt constantDecl(const std::string &name, const Expr &value) {
-  auto c = std::make_shared<StmtNode>(*decl(name, kInt, value));
-  c->constant = true;
-  return Stmt(c);
-}
-
 // One array's pieces: its shared slots, its copies per thread, its window.
-struct Plane {
-  std::string array, tile, win, loads, j0, i0;
-  ReadWindow w;
-  Type elem;
+struct Plane : TileArray {
+  std::string j0, i0;
   Expr rowWidth, slice, wrow, wplane;  // tile row (32 + halo), tile plane, window row and plane
 };
 
@@ -148,6 +142,16 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   Expr bs = var(k.macro("BLOCKSIZE")), items = var(k.macro("ITEMS")),
        planes = var(k.macro("PLANES")), depth = var(k.macro("DEPTH")),
        tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  // GROUP planes per barrier (at most DEPTH, and the slots at most kMaxDepth + 1):
+  // group = min(GROUP, DEPTH, kMaxDepth + 1 - DEPTH), slots = DEPTH + group.
+  const std::string groupName = freshName(k, "group"), slotsName = freshName(k, "slots");
+  {
+    Expr g = var(k.macro("GROUP")), room = sub(intImm(kMaxDepth + 1), depth);
+    g = select(lt(depth, g), depth, g);
+    top.push_back(constantDecl(groupName, select(lt(room, g), room, g)));
+    top.push_back(constantDecl(slotsName, add(depth, var(groupName))));
+  }
+  Expr group = var(groupName), slots = var(slotsName);
   const int64_t lo0 = tiled[0].second.lo[0], span0 = tiled[0].second.hi[0] - lo0 + 1;
   const std::optional<SlideSums> sums = slideSums(k, loops.back()->body, vars, tiled, taps);
   std::vector<Expr> extents{planes, div(mul(bs, items), intImm(kWarp)), intImm(kWarp)}, tiles;
@@ -179,12 +183,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   std::vector<Plane> arrays;
   for (const auto &[name, w] : tiled) {
     Plane a;
-    a.array = name;
-    a.w = w;
-    a.elem = k.findParam(name)->type;
-    a.tile = freshName(k, name + "_tile");
-    a.win = freshName(k, name + "_win");
-    a.loads = freshName(k, name + "_loads");
+    static_cast<TileArray &>(a) = tileArray(k, name, w);
     a.j0 = freshName(k, name + "_" + vars[1] + "0");
     a.i0 = freshName(k, name + "_" + vars[2] + "0");
     a.rowWidth = intImm(kWarp + w.hi[2] - w.lo[2]);
@@ -192,7 +191,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     a.wrow = intImm(w.hi[2] - w.lo[2] + 1);
     a.wplane = simplify(mul(add(items, intImm(w.hi[1] - w.lo[1])), a.wrow));
     auto shared = std::make_shared<StmtNode>(
-        *decl(a.tile, a.elem, nullptr, simplify(mul(add(depth, intImm(1)), a.slice))));
+        *decl(a.tile, a.elem, nullptr, simplify(mul(slots, a.slice))));
     shared->shared = true;
     top.push_back(shared);
     top.push_back(constantDecl(a.loads, simplify(div(add(a.slice, sub(bs, intImm(1))), bs))));
@@ -264,14 +263,19 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     first0.push_back(commit());
     perTile.push_back(forLoop(d, kInt, intImm(0), depth, intImm(1), block(first0), LoopKind::Unrolled));
   }
-  // Step z: wait for plane z's copies (DEPTH - 1 later groups may be pending), barrier (every
-  // thread's copies of plane z have landed; every thread has read slot (z - 1) % (DEPTH + 1)
-  // at step z - 1); each thread moves its window down a plane and reads the new plane's part;
-  // the copies of plane z + DEPTH go to slot (z + DEPTH) % (DEPTH + 1), the one plane z - 1
-  // left; then the outputs, while those copies are in flight.
+  // Step z: where z is a multiple of the group, wait for the copies of planes z .. z + group - 1
+  // (DEPTH - group later commit groups may be pending, one per plane) and a barrier (every
+  // thread's copies of those planes have landed; every thread has read the planes before z).
+  // Each thread moves its window down a plane and reads the new plane's part; the copies of
+  // plane z + DEPTH go to slot (z + DEPTH) % slots, which held plane z + DEPTH - slots <=
+  // z - group, read before the last barrier (slots = DEPTH + group); then the outputs, while
+  // those copies are in flight. A group of one: one barrier per plane.
   std::string slot = freshName(k, "slot");
-  std::vector<Stmt> step{store(anchor, {intImm(0)}, "rtcuda_async_wait", sub(depth, intImm(1))),
-                         barrier(), decl(slot, kInt, mod(var(z), add(depth, intImm(1))))};
+  std::vector<Stmt> step{
+      ifThen(binary("==", mod(var(z), group), intImm(0)),
+             block({store(anchor, {intImm(0)}, "rtcuda_async_wait", sub(depth, group)),
+                    barrier()})),
+      decl(slot, kInt, mod(var(z), slots))};
   for (const Plane &a : arrays) {
     std::string p = freshName(k, "p"), e = freshName(k, "e");
     if (span0 > 1 && !sums)
@@ -299,7 +303,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                       simplify(add(var(first[0], loops[0]->type), add(ahead, intImm(lo0))))));
   for (const Plane &a : arrays)
     step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
-                             mod(ahead, add(depth, intImm(1)))));
+                             mod(ahead, slots)));
   step.push_back(commit());
   // The outputs of plane first + z - (span0 - 1), once its last halo plane has arrived.
   std::map<std::string, const Plane *> planeOf;

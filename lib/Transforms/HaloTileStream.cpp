@@ -33,20 +33,12 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-Stmt constantDecl(const std::string &name, const Expr &value) {
-  auto c = std::make_shared<StmtNode>(*decl(name, kInt, value));
-  c->constant = true;
-  return Stmt(c);
-}
-
 // Slot of element e of a tile: one padding word per 32, so that threads reading ITEMS
 // consecutive elements each (ITEMS dividing 32) hit 32 different banks.
 Expr padded(const Expr &e) { return add(e, div(e, intImm(kWarp))); }
 
-struct Line {
-  std::string array, tile, win, loads, slotSize;
-  ReadWindow w;
-  Type elem;
+struct Line : TileArray {
+  std::string slotSize;
   Expr size;  // elements of the tile: BLOCKSIZE * ITEMS + halo
 };
 
@@ -66,12 +58,7 @@ Expr streamLine(const Kernel &k, const Stmt &loop, const Tiled &tiled, const Tap
   Expr bytes = intImm(0);
   for (const auto &[name, w] : tiled) {
     Line a;
-    a.array = name;
-    a.w = w;
-    a.elem = k.findParam(name)->type;
-    a.tile = freshName(k, name + "_tile");
-    a.win = freshName(k, name + "_win");
-    a.loads = freshName(k, name + "_loads");
+    static_cast<TileArray &>(a) = tileArray(k, name, w);
     a.slotSize = freshName(k, name + "_slot");
     a.size = simplify(add(per, intImm(w.hi[0] - w.lo[0])));
     top.push_back(constantDecl(a.slotSize, simplify(add(a.size, add(div(a.size, intImm(kWarp)), intImm(1))))));

@@ -90,7 +90,7 @@
 // CHECK-NEXT:     int j = j_first + col;
 // CHECK:              s += K_reg[3 * a + b] * A_win[(q + a) * 3 + b];
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
-// CHECK:      __shared__ float A_tile[(BOX3D_DEPTH + 1) * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
+// CHECK:      __shared__ float A_tile[slots * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
 // CHECK:        for (int z = 0; z < steps; z++) {
 // CHECK:                B[k][j][i] = acc[q] * (1.0f / 27.0f);
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)

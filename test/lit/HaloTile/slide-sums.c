@@ -6,7 +6,9 @@
 // the row sums (the weight multiplies the plane's sum); terms of one weight are summed first; a
 // read at one place with two weights is one term; two arrays and a scalar weight and a constant;
 // arithmetic in another type than the arrays' (a double literal on floats) keeps the window.
-// Verified at odd and prime sizes, ITEMS 1 and 4, DEPTH 1 and 3, PLANES 8.
+// Verified at odd and prime sizes, ITEMS 1 and 4, DEPTH 1 and 3, PLANES 8; star13 (5 planes)
+// at its default of two planes per barrier. (Until session 10 the runs pinned with --point had
+// --max-points 1 and verified no point at all; the VERIFY lines now ask for at least one.)
 // Planted bugs caught: the accumulator a plane offset c adds to taken as c - lo instead of
 // hi - c (each output gets its planes' partial sums in reverse order): verify at 1, 2, 17, 31,
 // 2 points each, reported 287396 mismatches in conv, boxw, pair and twice (a 27-point box then in this file
@@ -16,9 +18,10 @@
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/conv_params.h
+// RUN: FileCheck --check-prefix=PARAMS13 %s < %t/out/star13_params.h
 // RUN: %rtcuda verify %t/out --seed 21 --sizes 1,2,17,31 --max-points 2 | FileCheck --check-prefix=VERIFY %s
-// RUN: %rtcuda verify %t/out --seed 22 --sizes 13,29 --max-points 1 --point ITEMS=4 --point DEPTH=3 | FileCheck --check-prefix=VERIFY2 %s
-// RUN: %rtcuda verify %t/out --seed 23 --sizes 37 --max-points 1 --point ITEMS=1 --point DEPTH=1 --point PLANES=8 | FileCheck --check-prefix=VERIFY1 %s
+// RUN: %rtcuda verify %t/out --seed 22 --sizes 13,29 --max-points 2 --point ITEMS=4 --point DEPTH=3 | FileCheck --check-prefix=VERIFY2 %s
+// RUN: %rtcuda verify %t/out --seed 23 --sizes 37 --max-points 2 --point ITEMS=1 --point DEPTH=1 --point PLANES=8 | FileCheck --check-prefix=VERIFY1 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv)
 // CHECK:          for (int q = 0; q < CONV_ITEMS; q++) {  // unrolled
@@ -56,10 +59,13 @@
 // PARAMS: #define CONV_BLOCKSIZE 128
 // PARAMS: // ITEMS: search space 1, 2, 4
 // PARAMS: #define CONV_ITEMS 2
+// A window of 5 planes: two planes per barrier (HaloTileSlide.cpp, GROUP).
+// PARAMS13: // GROUP: search space 1, 2
+// PARAMS13: #define STAR13_GROUP 2
 //
-// VERIFY: verified 6 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
-// VERIFY1: verified 6 kernel(s) at {{[0-9]+}} parameter point(s) and 1 size(s): 0 mismatch(es)
-// VERIFY2: verified 6 kernel(s) at {{[0-9]+}} parameter point(s) and 2 size(s): 0 mismatch(es)
+// VERIFY: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 4 size(s): 0 mismatch(es)
+// VERIFY1: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 1 size(s): 0 mismatch(es)
+// VERIFY2: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 2 size(s): 0 mismatch(es)
 
 //--- config.yaml
 kernel_files: [kernel.c]

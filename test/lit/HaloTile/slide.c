@@ -6,7 +6,12 @@
 // than 9 reads) keeps NeighbourReuse; arrays whose windows along the planes differ keep the 3-D
 // tile of HaloTile.cpp. Linear bodies sum per plane (slide-sums.c has their forms); pair, with a
 // product of two reads, keeps the halo planes' window in registers. Verified at odd and prime sizes and several tuning points, DEPTH 1 and
-// 3, PLANES = 8 (several blocks along a column).
+// 3, PLANES = 8 (several blocks along a column) with two planes per barrier (GROUP = 2, DEPTH = 2:
+// 10 or 12 steps per column, so a column ends inside a group).
+// Planted bug caught (session 10): one slot too few for the groups (`slots = DEPTH + group - 1`):
+// verify at size 23, 4 points with GROUP = 2, reported mismatches in all four kernels of
+// bench/kernels/kernels.c's box3d, conv3d, star3d and boxw3d (the emulator runs a block's threads
+// in shuffled order between barriers, so a copy into a slot another thread still reads shows).
 // Planted bug caught: the copies' guard along the planes one short (`plane < end + hi - 1`):
 // verify at sizes 31 and 37, two points each, reported 25946 mismatches, in all five sliding
 // kernels. (The CPU emulation copies synchronously: a wait that lets too many copies pend is
@@ -18,12 +23,14 @@
 // RUN: FileCheck --check-prefix=PARAMS3 %s < %t/out/conv3_params.h
 // RUN: FileCheck --check-prefix=HELPERS %s < %t/out/kernel.cu
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1,31,43 --max-points 3 | FileCheck --check-prefix=VERIFY %s
-// RUN: %rtcuda verify %t/out --seed 3 --sizes 37 --max-points 2 --point PLANES=8 | FileCheck --check-prefix=VERIFY1 %s
+// RUN: %rtcuda verify %t/out --seed 3 --sizes 37 --max-points 2 --point PLANES=8 --point GROUP=2 --point DEPTH=2 | FileCheck --check-prefix=VERIFY1 %s
 // RUN: %rtcuda verify %t/out --seed 9 --sizes 2,29 --max-points 2 --point DEPTH=1 | FileCheck --check-prefix=VERIFY2 %s
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 30 --max-points 2 --point DEPTH=3 | FileCheck --check-prefix=VERIFY1 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel box)
-// CHECK:      __shared__ float A_tile[(BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68)];
+// CHECK:      const int group = 4 - BOX_DEPTH < (BOX_DEPTH < BOX_GROUP ? BOX_DEPTH : BOX_GROUP) ? 4 - BOX_DEPTH : BOX_DEPTH < BOX_GROUP ? BOX_DEPTH : BOX_GROUP;
+// CHECK-NEXT: const int slots = BOX_DEPTH + group;
+// CHECK:      __shared__ float A_tile[slots * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68)];
 // CHECK-NEXT: const int A_loads = (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + BOX_BLOCKSIZE + 67) / BOX_BLOCKSIZE;
 // CHECK-NEXT: __shared__ int pending[1];
 // CHECK:        int steps = (BOX_PLANES < nz - 1 - k_first ? BOX_PLANES : nz - 1 - k_first) + 2;
@@ -38,14 +45,16 @@
 // CHECK-NEXT:           rtcuda_copy_async(&A_tile[d * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_at < nz - 1 ? k_at : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
 // CHECK:        for (int z = 0; z < steps; z++) {
-// CHECK-NEXT:     rtcuda_async_wait(&pending[0], BOX_DEPTH - 1);
-// CHECK-NEXT:     __syncthreads();
-// CHECK-NEXT:     int slot = z % (BOX_DEPTH + 1);
+// CHECK-NEXT:     if (z % group == 0) {
+// CHECK-NEXT:       rtcuda_async_wait(&pending[0], BOX_DEPTH - group);
+// CHECK-NEXT:       __syncthreads();
+// CHECK-NEXT:     }
+// CHECK-NEXT:     int slot = z % slots;
 // CHECK-NEXT:     for (int e = 0; e < 3 * BOX_ITEMS + 6; e++) {  // unrolled
 // CHECK-NEXT:       A_win[e] = A_tile[slot * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + ((grp * BOX_ITEMS + e / 3) * 34 + (col + e % 3))];
 // CHECK:          int k_next = k_first + z + BOX_DEPTH - 1;
 // CHECK-NEXT:     if (z + BOX_DEPTH < steps) {
-// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % (BOX_DEPTH + 1) * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_next < nz - 1 ? k_next : nz - 1][j_at][i_at]);
+// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % slots * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_next < nz - 1 ? k_next : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
 // CHECK:          float rows1[BOX_ITEMS + 2];
 // CHECK:            rows1[r] = A_win[3 * r] + A_win[3 * r + 1] + A_win[3 * r + 2];
@@ -71,7 +80,7 @@
 // CHECK:        int k_at = k_first + d;
 // CHECK:            acc[q] += K_reg[16] * A_win[2 * q] + K_reg[17] * A_win[2 * q + 1] + K_reg[18] * A_win[2 * q + 2]
 // CHECK-LABEL: IR after HaloTile (kernel pair)
-// CHECK:      __shared__ float C_tile[(PAIR_DEPTH + 1) * (32 * (PAIR_BLOCKSIZE * PAIR_ITEMS / 32) + 32)];
+// CHECK:      __shared__ float C_tile[slots * (32 * (PAIR_BLOCKSIZE * PAIR_ITEMS / 32) + 32)];
 // CHECK:        int k_at = k_first + d - 2;
 // CHECK:        int k_next = k_first + z + PAIR_DEPTH - 2;
 // CHECK:            B[k][j][i] = A_win[2 * q + 1] - A_win[4 * PAIR_ITEMS + 2 * q + 12] + A_win[2 * PAIR_ITEMS + 2 * q + 7] + A_win[4 * PAIR_ITEMS + 2 * q + 9] + A_win[2 * q + 4] + C_win[2 * PAIR_ITEMS + q + 2] * C_win[q + 1] + C_win[PAIR_ITEMS + q + 1] - C_win[2 * PAIR_ITEMS + q + 3];
@@ -104,6 +113,8 @@
 // PARAMS: #define BOX_PLANES 32
 // PARAMS: // DEPTH: search space 1, 2, 3
 // PARAMS: #define BOX_DEPTH 2
+// PARAMS: // GROUP: search space 1, 2
+// PARAMS: #define BOX_GROUP 1
 // PARAMS3: #define CONV3_BLOCKSIZE 128
 // PARAMS3: #define CONV3_ITEMS 2
 //
@@ -112,9 +123,9 @@
 // HELPERS: cp.async.ca.shared.global [%0], [%1], 4;
 // HELPERS: static __device__ __forceinline__ void rtcuda_async_wait(int *, int pending) {
 //
-// VERIFY: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 3 size(s): 0 mismatch(es)
-// VERIFY1: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 1 size(s): 0 mismatch(es)
-// VERIFY2: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and 2 size(s): 0 mismatch(es)
+// VERIFY: verified 7 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
+// VERIFY1: verified 7 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 1 size(s): 0 mismatch(es)
+// VERIFY2: verified 7 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 2 size(s): 0 mismatch(es)
 
 //--- config.yaml
 kernel_files: [kernel.c]
