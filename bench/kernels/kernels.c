@@ -323,3 +323,41 @@ void boxz5(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const flo
                 B[k][j][i] = s;
             }
 }
+
+/* 2-D 5-point stencil plus a source term read from a second array (one value per output). */
+void stencil2ds(int rows, int cols, const float A[restrict rows][cols], const float S[restrict rows][cols],
+                float B[restrict rows][cols])
+{
+    for (int i = 1; i < rows - 1; i++)
+        for (int j = 1; j < cols - 1; j++)
+            B[i][j] = 0.2f * (A[i][j] + A[i - 1][j] + A[i + 1][j] + A[i][j - 1] + A[i][j + 1]) + S[i][j];
+}
+
+/* 3-D 7-point stencil reading two arrays: the Laplacian of A weighted by a coefficient field K. */
+void stencil3dk(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const float K[restrict nz][ny][nx],
+                float B[restrict nz][ny][nx])
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++)
+                B[k][j][i] = A[k][j][i] + K[k][j][i] * (A[k - 1][j][i] + A[k + 1][j][i] + A[k][j - 1][i] +
+                                                         A[k][j + 1][i] + A[k][j][i - 1] + A[k][j][i + 1] -
+                                                         6.0f * A[k][j][i]);
+}
+
+/* 2-D 5-point star of radius 2 along rows only (A[i-2..i+2][j]): a vertical smoother. */
+void vsmooth(int rows, int cols, const float A[restrict rows][cols], float B[restrict rows][cols])
+{
+    for (int i = 2; i < rows - 2; i++)
+        for (int j = 0; j < cols; j++)
+            B[i][j] = 0.1f * (A[i - 2][j] + A[i + 2][j]) + 0.2f * (A[i - 1][j] + A[i + 1][j]) + 0.4f * A[i][j];
+}
+
+/* 3-D element-wise with a scalar: y = a * x + y over a box (in place; no reuse). */
+void axpy3d(int nz, int ny, int nx, float a, const float X[restrict nz][ny][nx], float Y[restrict nz][ny][nx])
+{
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                Y[k][j][i] = a * X[k][j][i] + Y[k][j][i];
+}

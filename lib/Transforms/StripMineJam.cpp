@@ -311,6 +311,51 @@ Kernel unclampStrips(const Kernel &k) {
   return out;
 }
 
+Stmt wholeStripsFirst(const Stmt &body) {
+  std::vector<Stmt> strips;
+  std::set<std::string> stripNames;
+  visitStmt(body, [&](const Stmt &s) {
+    if (!isStrip(s)) return;
+    strips.push_back(s);
+    for (const std::string &n : viewStrip(s).names) stripNames.insert(n);
+  });
+  if (strips.empty()) return body;
+  std::vector<Expr> whole;
+  for (const Stmt &s : strips) {
+    StripView v = viewStrip(s);
+    int64_t step = 0, first = 0;
+    if (!v.guard || v.header.size() != 1 || !isConst(s->step, &step) || step != 1 ||
+        !isConst(s->min, &first) || first != 0 || !isVar(v.guard->operands[0], v.header[0]->name))
+      return body;
+    Expr index = stripIndex(v.header[0]);
+    std::set<std::string> used = varsOf(index);
+    used.erase(s->name);
+    for (const std::string &n : used)
+      if (stripNames.count(n)) return body;
+    // The last iteration's index, in the (64-bit) type of the index, below the loop's end.
+    Expr last = substitute(index, {{s->name, sub(s->end, intImm(1))}});
+    const Type wide = wideIndexType(v.header[0]->type);
+    Expr cond = simplify(lt(last, cast(wide, v.guard->operands[1])));
+    bool seen = false;
+    for (const Expr &w : whole) seen |= equal(w, cond);
+    if (!seen) whole.push_back(cond);
+  }
+  Stmt fast = mapStmt(body, [](const Stmt &s) -> Stmt {
+    if (!isStrip(s)) return s;
+    StripView v = viewStrip(s);
+    auto header = std::make_shared<StmtNode>(*v.header[0]);
+    header->value = cast(v.header[0]->type, stripIndex(v.header[0]));
+    std::vector<Stmt> stmts = {header};
+    stmts.insert(stmts.end(), v.rest.begin(), v.rest.end());
+    auto copy = std::make_shared<StmtNode>(*s);
+    copy->body = block(stmts);
+    return copy;
+  });
+  Expr cond = whole.front();
+  for (size_t i = 1; i < whole.size(); ++i) cond = land(cond, whole[i]);
+  return block({ifThen(cond, fast, body)});
+}
+
 StripView viewStrip(const Stmt &loop) {
   StripView v;
   v.loop = loop;

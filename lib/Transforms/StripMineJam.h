@@ -37,6 +37,14 @@ ir::Expr stripIndex(const ir::Stmt &header);
 // `k` with every strip header's clamp removed (RegisterTiling: its tiles keep 32-bit indices).
 ir::Kernel unclampStrips(const ir::Kernel &k);
 
+// `body` (a parallel loop's body holding strips) as `if (every strip whole) { the strips without
+// guards and clamps } else { body }`: a strip is whole where its last iteration's index is below
+// the loop's end (its indices grow with the iteration, so all are). The whole case is straight
+// code: the compiler issues every copy's loads together and reads a value two copies share once
+// (the guards kept it from doing either). `body` itself when a strip is not of the form
+// stripMineAndJam builds, or its index depends on another strip's variables.
+ir::Stmt wholeStripsFirst(const ir::Stmt &body);
+
 // A per-thread work factor's tuning parameter: the powers of two in the configured range and
 // its maximum, defaulting to the value closest to `wanted`.
 ir::TuningParam factorParam(const ir::Kernel &k, const std::string &name, const TuningRange &r,
