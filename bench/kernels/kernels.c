@@ -361,3 +361,58 @@ void axpy3d(int nz, int ny, int nx, float a, const float X[restrict nz][ny][nx],
             for (int i = 0; i < nx; i++)
                 Y[k][j][i] = a * X[k][j][i] + Y[k][j][i];
 }
+
+/* 2-D 5x3 convolution: a filter of 5 rows and 3 columns (halo10, session 10). */
+void conv2d53(int rows, int cols, const float A[restrict rows + 4][cols + 2], const float K[restrict 5][3],
+              float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 5; a++)
+                for (int b = 0; b < 3; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}
+
+/* 2-D 6x6 convolution: even extents, 36 taps. */
+void conv2d66(int rows, int cols, const float A[restrict rows + 5][cols + 5], const float K[restrict 6][6],
+              float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 6; a++)
+                for (int b = 0; b < 6; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}
+
+/* 2-D filter of two inputs: a 3x5 filter of A plus another of C. */
+void conv2d2in(int rows, int cols, const float A[restrict rows + 2][cols + 4], const float C[restrict rows + 2][cols + 4],
+               const float K[restrict 3][5], const float L[restrict 3][5], float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 5; b++)
+                    s += K[a][b] * A[i + a][j + b] + L[a][b] * C[i + a][j + b];
+            B[i][j] = s;
+        }
+}
+
+/* 2-D 5x5 box blur on the interior of a grid: one weight, centred offsets. */
+void blur5(int n, int m, const float A[restrict n][m], float B[restrict n][m])
+{
+    for (int i = 2; i < n - 2; i++)
+        for (int j = 2; j < m - 2; j++) {
+            float s = 0.0f;
+            for (int a = -2; a <= 2; a++)
+                for (int b = -2; b <= 2; b++)
+                    s += A[i + a][j + b];
+            B[i][j] = 0.04f * s;
+        }
+}

@@ -37,6 +37,7 @@
 // bounds. Every tile element the block loads lies between two elements the nest reads, in each
 // dimension, so no load leaves the array.
 #include "HaloTileParts.h"
+#include "HaloTileRows.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -93,7 +94,8 @@ Stmt unrollAll(const Stmt &s) {
 
 namespace {
 
-constexpr int64_t kMaxTaps = 64, kFewPoints = 9, kInFlight = 16;
+constexpr int64_t kMaxTaps = 64, kFewPoints = 9, kInFlight = 16, kRowsMaxBlock = 256,
+                  kManyTerms = 32;
 
 Stmt only(const Stmt &s) {
   Stmt x = s;
@@ -359,31 +361,11 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   }
 
   const Type kInt = Type::of(ScalarKind::Int);
-  Expr bs = var(k.macro("BLOCKSIZE")), items = var(k.macro("ITEMS"));
-  std::vector<Expr> extents = tileExtents(depth, bs, items), tiles, trips;
-  for (size_t d = 0; d < depth; ++d) {
-    trips.push_back(simplify(tripCount(loops[d])));
-    tiles.push_back(simplify(div(add(trips[d], sub(extents[d], intImm(1))), extents[d])));
-  }
-  Expr allTiles = tiles[0];
-  for (size_t d = 1; d < depth; ++d) allTiles = mul(allTiles, tiles[d]);
-  allTiles = simplify(allTiles);
-
   std::vector<Stmt> top;
   if (!slide)
     top.push_back(comment("halo tile: a block reads its tile of " + std::to_string(tiled.size()) +
                           " array(s) plus the halo once, then computes " + k.macro("ITEMS") +
                           " outputs per thread"));
-  std::vector<Stmt> perTile;
-  std::string tile = freshName(k, "tile");
-  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
-  // The tile's origin: tiles numbered with the innermost loop fastest.
-  std::vector<std::string> first;
-  for (size_t d = 0; d < depth; ++d) {
-    first.push_back(freshName(k, vars[d] + "_first"));
-    Expr c = coordinate(var(tile), tiles, d);
-    perTile.push_back(decl(first[d], loops[d]->type, simplify(add(loops[d]->min, mul(c, extents[d])))));
-  }
   // Filter taps (a small window no parallel loop moves): read once per thread into a local
   // array that the unrolled constant loops index with constants, i.e. registers.
   std::map<std::string, std::pair<std::string, ReadWindow>> tapsOf;
@@ -401,6 +383,53 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     top.push_back(forLoop(e, kInt, intImm(0), intImm(n), intImm(1),
                           store(r, {var(e)}, "=", load(name, at, p->type)), LoopKind::Unrolled));
     tapsOf[name] = {r, w};
+  }
+  // Two dimensions whose whole windows would not stay in registers, with a linear body: row sums
+  // (HaloTileRows.cpp), COLS outputs per thread along the row. Blocks of at most kRowsMaxBlock
+  // threads (unless the config asks for more), so that 4 columns per thread fit.
+  std::optional<SlideSums> sums;
+  std::vector<int> rowItems, colValues;
+  const int64_t rowsBlock = std::min<int64_t>(
+      maxBlock, std::max<int64_t>({kRowsMaxBlock, ctx.options.blockSize.min, ctx.options.defaultBlockSize}));
+  if (depth == 2 &&
+      threadRegisters(k, tiled, tapsOf, "", depth, std::min(itemValues.back(), 8), false) > 64)
+    sums = slideSums(k, body, vars, tiled, tapsOf);
+  if (sums) {
+    auto fits = [&](int64_t items, int64_t cols) {
+      int64_t bytes = 0;
+      for (const auto &[name, w] : tiled)
+        bytes += (rowsBlock * items / kWarp + w.hi[0] - w.lo[0]) * rowsPitch(w, cols) *
+                 k.findParam(name)->type.bytes();
+      // The words held for the sums (accumulators, rows) fit in kMaxWindowWords, as windows do.
+      return bytes <= kSharedBytes &&
+             rowsRegisters(k, *sums, tiled, {}, cols) - kOtherRegisters <= kMaxWindowWords;
+    };
+    for (int items : {1, 2, 4, 8})
+      if (fits(items, 1)) rowItems.push_back(items);
+    for (int cols : {1, 2, 4})
+      if (!rowItems.empty() && fits(rowItems.back(), cols)) colValues.push_back(cols);
+    if (colValues.empty()) sums.reset();
+  }
+  Expr bs = var(k.macro("BLOCKSIZE")), items = var(k.macro("ITEMS"));
+  std::vector<Expr> extents = tileExtents(depth, bs, items), tiles, trips;
+  if (sums) extents = {div(mul(bs, items), intImm(kWarp)), mul(intImm(kWarp), var(k.macro("COLS")))};
+  for (size_t d = 0; d < depth; ++d) {
+    trips.push_back(simplify(tripCount(loops[d])));
+    tiles.push_back(simplify(div(add(trips[d], sub(extents[d], intImm(1))), extents[d])));
+  }
+  Expr allTiles = tiles[0];
+  for (size_t d = 1; d < depth; ++d) allTiles = mul(allTiles, tiles[d]);
+  allTiles = simplify(allTiles);
+
+  std::vector<Stmt> perTile;
+  std::string tile = freshName(k, "tile");
+  Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
+  // The tile's origin: tiles numbered with the innermost loop fastest.
+  std::vector<std::string> first;
+  for (size_t d = 0; d < depth; ++d) {
+    first.push_back(freshName(k, vars[d] + "_first"));
+    Expr c = coordinate(var(tile), tiles, d);
+    perTile.push_back(decl(first[d], loops[d]->type, simplify(add(loops[d]->min, mul(c, extents[d])))));
   }
   // The remark per tiled array: its window and how it is staged.
   auto windowRemarks = [&](Kernel &out, const std::string &how) {
@@ -477,7 +506,8 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     std::vector<Expr> widths;
     Expr size;
     for (size_t d = 0; d < depth; ++d) {
-      widths.push_back(simplify(add(extents[d], intImm(w.hi[d] - w.lo[d]))));
+      widths.push_back(sums && d == 1 ? rowsPitch(k, w)
+                                      : simplify(add(extents[d], intImm(w.hi[d] - w.lo[d]))));
       size = size ? mul(size, widths[d]) : widths[d];
     }
     auto shared = std::make_shared<StmtNode>(*decl(t, p->type, nullptr, simplify(size)));
@@ -498,6 +528,42 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     tileOf[name] = {t, w};
   }
   perTile.push_back(barrier());
+  // The loop over tiles around `perTile` (the outputs, then a barrier), and the kernel with it.
+  auto tiledKernel = [&]() {
+    perTile.push_back(barrier());
+    top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
+                                  cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
+                                  LoopKind::Block),
+                          loops[0]->loc));
+    Kernel out = k;
+    out.body = withLoc(block(top), k.body->loc);
+    out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
+    out.blockThreads = bs;
+    return out;
+  };
+  if (sums) {
+    top[0] = comment("halo tile: a block reads its tile of " + std::to_string(tiled.size()) +
+                     " array(s) plus the halo once, then computes " + k.macro("ITEMS") + " x " +
+                     k.macro("COLS") + " outputs per thread from row sums");
+    for (Stmt &st : rowSums(k, *sums, loops, tileOf, first)) perTile.push_back(st);
+    Kernel out = tiledKernel();
+    out.maxBlockSize = int(rowsBlock);
+    int items8 = std::min(rowItems.back(), 8);
+    out.tuning.push_back({"ITEMS", k.macro("ITEMS"), rowItems, items8});
+    // COLS: 4 outputs per thread along the row where the body has many terms, else 2 (H100, the
+    // kinds, bench/results/h100-2026-11-24-s10-halo10-2: the 7 x 7 filter, 49 terms, 0.74x copy
+    // bandwidth at 4, 0.69x at 2, 0.63x at 1: its FMAs and the per-tile work bound the issue,
+    // and 4 columns share a row's reads and the tile's index work; the 3 x 5 filter 0.73x at 2,
+    // 0.68x at 1; 5 x 3 0.74x, 0.67x; 5 x 5 0.85x, 0.84x, 0.77x at 4).
+    int cols = std::min(colValues.back(), sums->terms.size() > kManyTerms ? 4 : 2);
+    out.tuning.push_back({"COLS", k.macro("COLS"), colValues, cols});
+    if (rowsRegisters(k, *sums, tiled, tapsOf, cols) > 64) out.preferredBlockSize = 128;
+    out.passes.push_back("HaloTile");
+    windowRemarks(out, "a block stages its tile and halo in shared memory; a thread reads each "
+                       "row of its window once and adds it to the sums of " + k.macro("ITEMS") +
+                       " x " + k.macro("COLS") + " outputs");
+    return out;
+  }
 
   // The outputs. One dimension: ITEMS per thread, BLOCKSIZE apart in the tile. Two or three:
   // a thread's ITEMS outputs are consecutive along the outermost dimension (rows, planes), its
@@ -622,16 +688,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   if (!tapsOf.empty() || windowed) computed = unrollAll(computed);  // registers
   item.push_back(ifThen(valid, computed));
   perTile.push_back(forLoop(q, kInt, intImm(0), items, intImm(1), block(item), LoopKind::Unrolled));
-  perTile.push_back(barrier());
-  top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
-                                cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
-                                LoopKind::Block),
-                        loops[0]->loc));
-
-  Kernel out = k;
-  out.body = withLoc(block(top), k.body->loc);
-  out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
-  out.blockThreads = bs;
+  Kernel out = tiledKernel();
   out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
   // Registers a thread holds at the default ITEMS: windows, taps, staged outputs, plus about
   // kOtherRegisters of indices and sums (what ptxas reported for the measured kernels, within

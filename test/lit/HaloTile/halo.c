@@ -1,11 +1,12 @@
 // HaloTile: nests whose neighbouring iterations read the same elements stage a tile of the array
 // plus its halo in shared memory: a 1-D filter (16 taps, the taps in registers), a 1-D 3-point
-// stencil and a 2-D 3 x 3 convolution in double, a 3-D 27-point filter (its sliding tile:
-// slide.c), all at odd sizes and several tuning points. A 2-D 5-point stencil (fewer than 9 reads per output) keeps
-// NeighbourReuse; a nest with a branch, and a filter whose tile cannot fit in 48 KB, are left
-// as they are. With the halo guard made one element short (`end + hi - 1`; again after the
-// register windows: 13842 mismatches at 31 and 37, two points each), verify at sizes 31
-// and 37, two points each, reported 13843 mismatches, in all four tiled kernels.
+// stencil and a 2-D 3 x 3 convolution in double (row sums: rows.c), a 3-D 27-point filter (its
+// sliding tile: slide.c), all at odd sizes and several tuning points. A 2-D 5-point stencil
+// (fewer than 9 reads per output) keeps NeighbourReuse; a nest with a branch, and a filter whose
+// tile cannot fit in 48 KB, are left as they are. With the halo guard made one element short
+// (`end + hi - 1`; again after the register windows: 13842 mismatches at 31 and 37, two points
+// each), verify at sizes 31 and 37, two points each, reported 13843 mismatches, in all four
+// tiled kernels.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
@@ -75,20 +76,19 @@
 // CHECK:            x_tile[slot * x_slot + ((int)threadIdx.x * STENCIL1D_ITEMS + q + ((int)threadIdx.x * STENCIL1D_ITEMS + q) / 32)] = 0.25 * x_win[q] + 0.5 * x_win[q + 1] + 0.25 * x_win[q + 2];
 // CHECK:              y[i_out] = x_tile[slot * x_slot + (e + e / 32)];
 // CHECK-LABEL: IR after HaloTile (kernel conv2d)
-// CHECK:      __shared__ double A_tile[34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68];
-// CHECK:          int i_at = A_i0 + e / 34;
-// CHECK-NEXT:     int j_at = A_j0 + e % 34;
-// CHECK-NEXT:     A_v[r] = e < 34 * (CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32) + 68 && i_at < rows + 2 && j_at < cols + 2 ? A[i_at][j_at] : (double)0;
+// CHECK:      __shared__ double A_tile[(CONV2D_BLOCKSIZE * CONV2D_ITEMS / 32 + 2) * (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4))];
+// CHECK:          int i_at = A_i0 + e / (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4));
+// CHECK-NEXT:     int j_at = A_j0 + e % (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4));
 // CHECK:        int col = (int)threadIdx.x % 32;
 // CHECK-NEXT:   int grp = (int)threadIdx.x / 32;
-// CHECK-NEXT:   double A_win[3 * CONV2D_ITEMS + 6];
-// CHECK-NEXT:   for (int q = 0; q < CONV2D_ITEMS; q++) {  // unrolled
-// CHECK-NEXT:     for (int r = q < 1 ? 0 : q + 2; r < q + 3; r++) {  // unrolled
-// CHECK-NEXT:       for (int e = 0; e < 3; e++) {  // unrolled
-// CHECK-NEXT:         A_win[r * 3 + e] = A_tile[(grp * CONV2D_ITEMS + r) * 34 + (col + e)];
-// CHECK:          int i = i_first + (grp * CONV2D_ITEMS + q);
-// CHECK-NEXT:     int j = j_first + col;
-// CHECK:              s += K_reg[3 * a + b] * A_win[(q + a) * 3 + b];
+// CHECK-NEXT:   double A_row[4 * ((CONV2D_COLS + 5) / 4)];
+// CHECK-NEXT:   double acc[CONV2D_ITEMS * CONV2D_COLS];
+// CHECK-NEXT:   for (int r = 0; r < CONV2D_ITEMS + 2; r++) {  // unrolled
+// CHECK-NEXT:     for (int e = 0; e < CONV2D_COLS + 2; e++) {  // unrolled
+// CHECK-NEXT:       A_row[e] = A_tile[(grp * CONV2D_ITEMS + r) * (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4)) + col * CONV2D_COLS + e];
+// CHECK:            acc[(r - 2) * CONV2D_COLS + x] = acc[(r - 2) * CONV2D_COLS + x] + K_reg[6] * A_row[x] + K_reg[7] * A_row[x + 1] + K_reg[8] * A_row[x + 2];
+// CHECK-NEXT:       int i = i_first + (grp * CONV2D_ITEMS + (r - 2));
+// CHECK-NEXT:       int j = j_first + (col * CONV2D_COLS + x);
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
 // CHECK:      __shared__ float A_tile[slots * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
 // CHECK:        for (int z = 0; z < steps; z++) {
@@ -113,8 +113,10 @@
 // PARAMS: // TILES: search space 1, 2, 4, 8
 // PARAMS: #define CONV1D_TILES 4
 // PARAMS2D: #define CONV2D_BLOCKSIZE 256
-// PARAMS2D: // ITEMS: search space 1, 2, 4
-// PARAMS2D: #define CONV2D_ITEMS 4
+// PARAMS2D: // ITEMS: search space 1, 2, 4, 8
+// PARAMS2D: #define CONV2D_ITEMS 8
+// PARAMS2D: // COLS: search space 1, 2
+// PARAMS2D: #define CONV2D_COLS 2
 //
 // LAUNCH: dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, CONV1D_TILES));
 //
