@@ -4,11 +4,19 @@
 //   rtcuda translate examples/matmul/std/config.yaml -o out/mm
 //   nvcc -O3 -arch=sm_90 -I out/mm -I out/mm/runtime [-DMM_TILE_K=..] bench/sgemm_generated.cu \
 //     -lcublas -o sgemm_generated && ./sgemm_generated [label [check|small|all [seed]]]
+// (built with -DSGEMM_SWEEP also `x sweep` and `x sweep-small`, below)
 // With `check` only the sizes that are checked and not timed run, with `small` only those under
 // 500 (for compute-sanitizer's memcheck and racecheck).
 // Sizes: 4096^3, PolyBench LARGE's gemm (C 1000x1100, A 1000x1200, B 1200x1100), odd primes,
 // and the odd sizes with A and B one float past an aligned base (the kernel must fall back to
 // scalar loads there).
+// With -DSGEMM_SWEEP the launch's choices MM_SMALL_GRID and MM_SPLIT_K are variables, and
+// `sweep` times LARGE and the primes at each pair of them (every result checked too).
+#ifdef SGEMM_SWEEP
+static int sgemm_small_grid = 1, sgemm_split_k = 1;
+#define MM_SMALL_GRID sgemm_small_grid
+#define MM_SPLIT_K sgemm_split_k
+#endif
 #include "launch.cuh"
 
 #include <cublas_v2.h>
@@ -53,7 +61,7 @@ int main(int argc, char **argv) {
                           {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false},
                           {1000, 1200, 1100, 1, false}};
   const std::string mode = argc > 2 ? argv[2] : "";
-  const bool checkOnly = mode == "check" || mode == "small";  // "all" (or nothing): every size
+  const bool checkOnly = mode == "check" || mode == "small" || mode == "sweep-small";  // "sweep": see SGEMM_SWEEP  // "all" (or nothing): every size
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
@@ -63,7 +71,26 @@ int main(int argc, char **argv) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> dist(-1.f, 1.f);
   int failures = 0;
+  struct Choice { int smallGrid, splitK; };
+  std::vector<Choice> choices{{-1, -1}};  // -1: the header's values
+#ifdef SGEMM_SWEEP
+  if (mode == "sweep" || mode == "sweep-small") {  // sweep-small: the small checks only
+    // MM_SMALL_GRID / MM_SPLIT_K: the rule with and without split k, the point (never split),
+    // each small-grid instantiation unsplit and in 2 and 3 chunks.
+    choices = {{1, 1}, {1, 0}, {0, 1}, {2, 0}, {2, 2}, {2, 3}, {3, 0}, {3, 2}, {3, 3},
+               {4, 0}, {4, 2}, {4, 3}};
+    sizes = {{1000, 1200, 1100, 0, true}, {997, 1013, 1009, 0, true}, {37, 41, 43, 0, false},
+             {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false}};
+  }
+#endif
+  for (Choice ch : choices)
   for (Size z : sizes) {
+#ifdef SGEMM_SWEEP
+    if (ch.smallGrid >= 0) sgemm_small_grid = ch.smallGrid, sgemm_split_k = ch.splitK;
+    char tag[32];
+    if (ch.smallGrid >= 0) snprintf(tag, sizeof tag, "sg%d/sk%d", ch.smallGrid, ch.splitK);
+    if (ch.smallGrid >= 0) label = tag;
+#endif
     if ((checkOnly && z.time) || (mode == "small" && z.n >= 500)) continue;
     std::vector<float> hA((size_t)z.n * z.m), hB((size_t)z.m * z.p);
     for (float &x : hA) x = dist(rng);

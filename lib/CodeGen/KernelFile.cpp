@@ -3,10 +3,12 @@
 #include "rtcuda/CodeGen/CodeGen.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
+#include "rtcuda/IR/Simplify.h"
 
 #include <algorithm>
 #include <regex>
 
+#include <functional>
 #include <sstream>
 
 namespace rtcuda {
@@ -41,7 +43,75 @@ ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i) {
     d.perBlock = ir::substitute(d.perBlock, renamed);
   }
   if (k.blockThreads) sg.blockThreads = ir::substitute(k.blockThreads, renamed);
+  if (k.splitK.trip) {  // the instantiations for small grids split k (RegisterTilingSplit.cpp)
+    const std::string code = k.macro("SPLIT_CODE");  // SPLIT_CODE ? x : y is x here
+    sg.body = ir::mapStmt(sg.body, [](const ir::Stmt &s) { return s; }, [&](const ir::Expr &e) {
+      return ir::mapExpr(e, [&](const ir::Expr &n) {
+        return n->kind == ir::ExprKind::Select && n->operands[0]->kind == ir::ExprKind::Var &&
+                       n->operands[0]->name == code
+                   ? n->operands[1]
+                   : n;
+      });
+    });
+    sg.splitK.workPerBlock = ir::substitute(k.splitK.workPerBlock, renamed);
+    sg.splitK.tileK = ir::substitute(k.splitK.tileK, renamed);
+  }
   return sg;
+}
+
+// The kernel at its tuning point is never split (RegisterTilingSplit.cpp): its split code
+// resolved at <PREFIX>_SPLIT_CODE 0, so it prints as it did before split k.
+ir::Kernel unsplitKernel(const ir::Kernel &k) {
+  if (!k.splitK.trip) return k;
+  const std::string code = k.macro("SPLIT_CODE");
+  // Each value a node of its own: `0 + x` where a substituted 0 was added is x, as RegisterTiling
+  // wrote it for a loop from 0 (nothing else is rewritten: the rest prints as before split k).
+  std::map<std::string, ir::Expr> values;
+  for (size_t i = 0; i < k.splitK.names.size(); ++i)
+    values[k.splitK.names[i]] = std::make_shared<ir::ExprNode>(*k.splitK.values[i]);
+  auto substituted = [&](const ir::Expr &e) {
+    int64_t v = 1;
+    if (!ir::isConst(e, &v) || v != 0) return false;
+    for (const auto &[name, value] : values)
+      if (value == e) return true;
+    return false;
+  };
+  // Applied to every node, bottom-up (mapStmt).
+  auto fold = [&](const ir::Expr &n) -> ir::Expr {
+    if (n->kind == ir::ExprKind::Select && n->operands[0]->kind == ir::ExprKind::Var &&
+        n->operands[0]->name == code)
+      return n->operands[2];
+    if (n->kind == ir::ExprKind::Var && values.count(n->name)) return values.at(n->name);
+    if (n->kind == ir::ExprKind::Binary && n->name == "+") {
+      if (substituted(n->operands[0])) return n->operands[1];
+      if (substituted(n->operands[1])) return n->operands[0];
+    }
+    return n;
+  };
+  std::function<void(const ir::Stmt &, std::vector<ir::Stmt> &)> keep;
+  keep = [&](const ir::Stmt &s, std::vector<ir::Stmt> &into) {
+    int64_t c = 0;
+    if (s->kind == ir::StmtKind::Decl && values.count(s->name)) return;
+    if (s->kind == ir::StmtKind::Comment && s->text.rfind("split k:", 0) == 0) return;
+    if (s->kind == ir::StmtKind::If && ir::isConst(ir::simplify(s->cond), &c)) {
+      const ir::Stmt &taken = c ? s->body : s->elseBody;
+      if (!taken) return;
+      if (taken->kind != ir::StmtKind::Block) return into.push_back(taken);
+      for (const ir::Stmt &t : taken->stmts) keep(t, into);
+      return;
+    }
+    into.push_back(s);
+  };
+  ir::Kernel out = k;
+  out.body = ir::mapStmt(k.body, [&](const ir::Stmt &s) -> ir::Stmt {
+    if (s->kind != ir::StmtKind::Block) return s;
+    std::vector<ir::Stmt> kept;
+    for (const ir::Stmt &t : s->stmts) keep(t, kept);
+    auto b = std::make_shared<ir::StmtNode>(*s);
+    b->stmts = kept;
+    return ir::Stmt(b);
+  }, fold);
+  return out;
 }
 
 std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, int> &values) {
@@ -79,6 +149,12 @@ std::string paramsHeader(const LoweredKernel &lk, const std::map<std::string, in
       for (const ir::TuningParam &p : alternativeKernel(k, i).tuning)
         out << "#ifndef " << p.macro << "\n#define " << p.macro << " " << p.defaultValue << "\n#endif\n";
   }
+  if (k.splitK.trip)
+    out << "\n// Split k (RegisterTiling.md). " << k.macro("SPLIT_K") << ": 0 never; 1 where the "
+        << "grid of the tiles has\n// fewer blocks than the GPU has SMs, a small-grid "
+        << "instantiation runs loop k in chunks,\n// a block per tile and chunk, to fill the SMs; "
+        << "N >= 2 always N chunks.\n"
+        << "#ifndef " << k.macro("SPLIT_K") << "\n#define " << k.macro("SPLIT_K") << " 1\n#endif\n";
   return out.str();
 }
 
@@ -136,6 +212,37 @@ static __device__ inline int rtcuda_split_add(T *sum, unsigned int *count, T par
   __threadfence();  // the addition is visible before the count that announces it
   unsigned int last = gridDim.y - 1u;
   return atomicInc(count, last) == last;
+}
+// RegisterTiling's split k: the block's partial sums are in the workspace; the block counts
+// itself in for its tile. 1 in every thread of the last block of the tile to count in (it adds
+// the partial sums of all of them, in the order of blockIdx.y), and the count is 0 again.
+static __device__ inline int rtcuda_tile_arrive(unsigned int *count) {
+  __threadfence();  // every thread's partial sums are visible before the block counts in
+  __syncthreads();
+  int last = 0;
+  if (threadIdx.x == 0) last = atomicInc(count, gridDim.y - 1u) == gridDim.y - 1u;
+  last = __syncthreads_or(last);
+  if (last) __threadfence();
+  return last;
+}
+// A partial sum into the workspace and out of it, past L1 (the last block reads what other
+// SMs wrote). In the CPU emulation an atomic access: the count orders them, and
+// ThreadSanitizer does not see the fences that do so on the GPU.
+template <class T> static __device__ inline void rtcuda_work_put(T *at, T value) {
+#ifdef __CUDA_ARCH__
+  __stcg(at, value);
+#else
+  __atomic_store(at, &value, __ATOMIC_RELEASE);
+#endif
+}
+template <class T> static __device__ inline T rtcuda_work_get(T *at) {
+#ifdef __CUDA_ARCH__
+  return __ldcg(at);
+#else
+  T value;
+  __atomic_load(at, &value, __ATOMIC_ACQUIRE);
+  return value;
+#endif
 }
 // The column's total, its slot set back to zero.
 static __device__ inline float rtcuda_split_take(float *sum) {
@@ -291,8 +398,8 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
     out << kAsyncHelpers;
   for (const LoweredKernel &lk : kernels) {
     const IndexWidth width = indexWidth(lk);
-    const ir::Kernel k =
-        nameDerivedSizes(width == IndexWidth::Only64 ? lk.kernel : narrowIndexKernel(lk.kernel));
+    const ir::Kernel k = nameDerivedSizes(
+        unsplitKernel(width == IndexWidth::Only64 ? lk.kernel : narrowIndexKernel(lk.kernel)));
     out << "\n// Kernel '" << k.name << "' from " << k.loc.str() << ".\n// Passes:";
     for (const std::string &p : k.passes) out << " " << p;
     out << "\n";
@@ -309,7 +416,7 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
       out << "__device__ " << a.type.cName() << " " << a.name << "[" << a.elements << "];\n";
     out << ir::printKernel(k, ir::PrintMode::Cuda);
     if (width == IndexWidth::Both) {
-      const ir::Kernel wide = nameDerivedSizes(wideIndexKernel(lk.kernel));
+      const ir::Kernel wide = nameDerivedSizes(unsplitKernel(wideIndexKernel(lk.kernel)));
       // Three short lines: kernel.cu keeps to 100 columns (test/e2e/kernel_layout.sh).
       out << "\n// Kernel '" << wide.name << "': 64-bit index arithmetic, launched instead of\n// '"
           << k.name << "' where the problem's counts pass 2^31 - 1\n// ("

@@ -79,6 +79,38 @@ std::string arrayType(const ir::Param &p) {
   return std::string(p.isConst ? "const " : "") + p.type.cName() + " *";
 }
 
+// RegisterTiling's split k (ir::Kernel::splitK): the number of chunks of k, gridDim.y, of a
+// small-grid instantiation. <PREFIX>_SPLIT_K 1 (the rule): where its tiles are fewer than the
+// GPU's SMs, as many chunks as fill the blocks the SMs hold at once, counted as
+// 65536 / (BLOCKSIZE x 128) blocks of up to 128 registers a thread per SM, each chunk 2 slabs of
+// TILE_K or more; 0: never; N >= 2: N chunks. Never more than the workspace holds. H100: at 997 x
+// 1009 the 128 x 64 tiles (128 of 256 threads) in 2 chunks ran 22.98 TFLOP/s against 21.47 in
+// one; at 1000 x 1100 the 80 x 128 tiles (117 of 320 threads: one a SM) 21.37 in one chunk
+// against 20.53 in two (bench/results/h100-2026-11-24-s10-mm10-1).
+std::string splitRule(const ir::Kernel &kk, const std::string &macro) {
+  const ir::Kernel::SplitK &s = kk.splitK;
+  std::ostringstream out;
+  out << "  const long long rtcuda_tiles = rtcuda_ceil_div(iterations_x, "
+      << ir::print(kk.grid[0].perBlock) << ");\n"
+      << "  long long rtcuda_splits = 1;  // chunks of k (" << macro << ")\n"
+      << "  if (" << macro << " >= 2) {\n    rtcuda_splits = " << macro << ";\n"
+      << "  } else if (" << macro << " == 1 && rtcuda_tiles > 0 && rtcuda_tiles < rtcuda_sm_count()) {\n"
+      << "    long long rtcuda_per_sm = 65536LL / (128LL * (" << ir::print(kk.blockThreads) << "));\n"
+      << "    if (rtcuda_per_sm < 1) rtcuda_per_sm = 1;\n"
+      << "    rtcuda_splits = rtcuda_per_sm * rtcuda_sm_count() / rtcuda_tiles;\n"
+      << "    const long long rtcuda_most = " << wide(s.trip, kk) << " / (2LL * "
+      << ir::print(s.tileK) << ");\n"
+      << "    if (rtcuda_splits > rtcuda_most) rtcuda_splits = rtcuda_most;\n  }\n"
+      << "  const long long rtcuda_work = rtcuda_tiles * (long long)(" << ir::print(s.workPerBlock)
+      << ");\n"
+      << "  if (rtcuda_tiles > " << s.tiles << "LL || rtcuda_splits < 1) rtcuda_splits = 1;\n"
+      << "  if (rtcuda_work > 0 && rtcuda_splits * rtcuda_work > " << s.capacity << "LL)\n"
+      << "    rtcuda_splits = " << s.capacity << "LL / rtcuda_work;\n"
+      << "  if (rtcuda_splits < 1) rtcuda_splits = 1;\n"
+      << "  if (rtcuda_splits > 65535) rtcuda_splits = 65535;\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string launchHeader(const std::vector<LoweredKernel> &kernels) {
@@ -156,6 +188,8 @@ std::string launchFunction(const LoweredKernel &lk) {
     // Declared before the choice between instantiations where there is one (the finish kernel
     // after it reads them).
     if (!buffersFirst) out << buffers(kk);
+    const bool split = kk.splitK.trip && kk.name != k.name;  // the small-grid instantiations
+    if (split) out << splitRule(kk, k.macro("SPLIT_K"));
     out << "  if (";
     for (size_t i = 0; i < lk.parallelExtents.size(); ++i)
       out << (i ? " && " : "") << wide(lk.parallelExtents[i], k) << " > 0";
@@ -168,6 +202,7 @@ std::string launchFunction(const LoweredKernel &lk) {
         blocks = "rtcuda_min(" + blocks + ", " + std::to_string(kk.grid[d].maxBlocks) + "LL)";
       out << (d ? ", " : "") << "(unsigned)" << blocks;
     }
+    if (split) out << ", (unsigned)rtcuda_splits";
     out << ");\n    dim3 block(" << ir::print(kk.blockThreads) << ");\n";
     out << "    RTCUDA_LAUNCH(" << kk.name << ", grid, block";
     arguments(out);

@@ -35,6 +35,7 @@
 // zeros and are never stored), the guards of loads and stores stay.
 #include "RegisterTiling.h"
 #include "RegisterTilingStaging.h"
+#include "RegisterTilingSplit.h"
 #include "StripMineJam.h"
 
 #include "rtcuda/IR/Mutate.h"
@@ -315,6 +316,11 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   // The loop body over one slab: reads from the current buffers, multiply-add guards gone where
   // safe.
   const Expr &kEnd = kLoop->end;
+  // Split k where the loop's body allows it (RegisterTilingSplit.cpp): the block's chunk.
+  SplitPlan split;
+  std::string whyNoSplit;
+  const bool splits = planSplitK(k, kLoop, var(depth), blockSize, tileK, fresh, split, whyNoSplit);
+  const Expr kBegin = splits ? split.kBegin : kLoop->min, kStop = splits ? split.kStop : kEnd;
   Expr kk = var(kt);
   Expr kOffset = sub(var(kLoop->name), kk);
   Stmt slabBody = mapStmt(kLoop->body, [&](const Stmt &s) -> Stmt {
@@ -337,7 +343,7 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   Stmt fullSlab = forLoop(kLoop->name, kLoop->type, kk, add(kk, var(depth)), intImm(1), slabBody,
                           LoopKind::Unrolled);
   Stmt lastSlab = forLoop(kLoop->name, kLoop->type, kk, kEnd, intImm(1), slabBody);
-  Expr more = lt(add(kk, var(depth)), kEnd);
+  Expr more = lt(add(kk, var(depth)), kStop);
   std::string staged;
   for (size_t n = 0; n < c.operands.size(); ++n)
     staged += std::string(n == 0 ? "" : n + 1 == c.operands.size() ? " and of " : ", of ") +
@@ -361,9 +367,9 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   Stmt slabs = block({
       comment("stage the first slab of " + staged + "; each later one goes to registers"),
       comment("while the block multiplies the one before, then into the other buffer"),
-      decl(names.stage, kInt, intImm(0)), staging.fetch(kLoop->min), staging.put(intImm(0)),
+      decl(names.stage, kInt, intImm(0)), staging.fetch(kBegin), staging.put(intImm(0)),
       barrier(),
-      forLoop(kt, kInt, kLoop->min, kEnd, var(depth),
+      forLoop(kt, kInt, kBegin, kStop, var(depth),
               block(slab),
               LoopKind::Tile)});
 
@@ -392,8 +398,20 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
       continue;
     }
     body.insert(body.end(), head.begin(), head.end());
-    for (const Stmt &inner : statementsOf(colsLoop->body))
-      body.push_back(inner == kLoop ? withLoc(slabs, kLoop->loc) : mapStmt(inner, relayout));
+    if (splits) body.insert(body.end(), split.range.begin(), split.range.end());
+    std::vector<Stmt> after;  // the statements after k: only the last block of a split tile
+    bool past = false;
+    for (const Stmt &inner : statementsOf(colsLoop->body)) {
+      if (inner != kLoop) {
+        (past && splits ? after : body).push_back(mapStmt(inner, relayout));
+        continue;
+      }
+      past = true;
+      if (splits) body.push_back(split.reset);
+      body.push_back(withLoc(slabs, kLoop->loc));
+      if (splits) body.insert(body.end(), split.combine.begin(), split.combine.end());
+    }
+    if (splits && !after.empty()) body.push_back(ifThen(var(split.last), block(after)));
   }
   Kernel out = k;
   out.body = withLoc(block(body), k.body->loc);
@@ -420,6 +438,16 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
   // SM; 16 needs 172, one block), bench/results/h100-2026-11-24-sgemm-3.
   out.tuning.push_back({"TILE_K", k.macro("TILE_K"), depths, closestValue(depths, 8)});
   addSmallGridPoints(out, ctx.options);
+  if (splits) {
+    out.splitK = split.info;
+    out.deviceArrays.insert(out.deviceArrays.end(), split.arrays.begin(), split.arrays.end());
+    out.remarks.push_back("register tiling: split k: where the tiles' grid has fewer blocks than "
+                          "the GPU has SMs, loop '" + kLoop->name + "' runs in chunks, a block per "
+                          "tile and chunk; the last block of a tile adds the chunks' sums (" +
+                          k.macro("SPLIT_K") + ": 0 never, 1 the rule, N always N chunks)");
+  } else if (!whyNoSplit.empty()) {
+    out.remarks.push_back("register tiling: k is not split: " + whyNoSplit);
+  }
   out.remarks.push_back("register tiling: a block computes (" + k.macro("BLOCKSIZE") + " / " +
                         k.macro("THREAD_COLS") + " * " + k.macro("MERGE_LEVEL") + ") x (" +
                         k.macro("THREAD_COLS") + " * " + k.macro("SKEW_LEVEL") + ") of loops '" +

@@ -241,6 +241,21 @@ struct Kernel {
   // kernel at its tuning point, 1 the launch's rule (an alternative where the point's grid has
   // fewer blocks than the GPU has SMs), 2 + i always the i-th (verify and the tuner check each).
   std::vector<std::vector<std::pair<std::string, int>>> alternatives;
+  // RegisterTiling's split k (docs/passes/RegisterTiling.md, "Split k"): where set, the launch
+  // may run gridDim.y chunks of the contraction's k loop per tile (<PREFIX>_SPLIT_K: 0 the
+  // launch's rule, N always N chunks). Null `trip`: the kernel cannot be split.
+  struct SplitK {
+    Expr trip;              // iterations of the k loop (scalar parameters)
+    Expr workPerBlock;      // workspace elements one block writes (tuning macros)
+    Expr tileK;             // the slab depth's macro (TILE_K)
+    int64_t capacity = 0;   // elements of the workspace (a DeviceArray)
+    int64_t tiles = 0;      // arrival counts (a DeviceArray): at most this many tiles split
+    // What the kernel at its tuning point (never split) prints without: <PREFIX>_SPLIT_CODE
+    // chooses `code ? split : whole`; the declarations `names` (the chunk's bounds, the last
+    // block's flag) become `values`, and statements whose condition folds are resolved.
+    std::vector<std::string> names;
+    std::vector<Expr> values;
+  } splitK;
 
   const Param *findParam(const std::string &name) const;
   std::string macro(const std::string &param) const { return macroPrefix + "_" + param; }

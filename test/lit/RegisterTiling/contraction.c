@@ -37,14 +37,14 @@
 // CHECK:      int stage = 0;
 // A slab inside both matrices (one test for the block) is loaded with no per-group guards; the
 // others take the guarded code, element by element at the edges.
-// CHECK:      if (A_vec && (row0 + (block_rows - 1) < n && depth - 1 < m) && (B_vec && (depth - 1 < m && col0 + (block_cols - 1) < p))) {
+// CHECK:      if (A_vec && (row0 + (block_rows - 1) < n && k_begin + (depth - 1) < m) && (B_vec && (k_begin + (depth - 1) < m && col0 + (block_cols - 1) < p))) {
 // CHECK-NEXT:   for (int v = 0; v < a_quads; v++) {  // unrolled
 // CHECK-NEXT:     int t = (int)threadIdx.x + v * GEMM_BIAS_BLOCKSIZE;
 // CHECK-NEXT:     if (t * 4 < block_rows * depth) {
-// CHECK-NEXT:       rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][t * 4 % depth]);
+// CHECK-NEXT:       rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][k_begin + t * 4 % depth]);
 // CHECK:        } else {
-// CHECK:            rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][t * 4 % depth]);
-// CHECK:              A_next[v * 4 + e] = t * 4 + e < block_rows * depth && (row0 + r < n && q < m) ? A[row0 + r][q] : (float)0;
+// CHECK:            rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][k_begin + t * 4 % depth]);
+// CHECK:              A_next[v * 4 + e] = t * 4 + e < block_rows * depth && (row0 + r < n && k_begin + q < m) ? A[row0 + r][k_begin + q] : (float)0;
 // CHECK:          A_tile[0 * (depth * A_pitch) + q * A_pitch + r] = A_next[v * 4 + e];
 // B's groups of 4 go to 4 consecutive elements of a B_tile row: one 128-bit shared store where
 // the width is a multiple of 4 (nvcc folds the test).
@@ -54,10 +54,10 @@
 // CHECK:        } else {
 // CHECK:              B_tile[0 * (depth * block_cols) + r * block_cols + q] = B_next[v * 4 + e];
 // CHECK:      __syncthreads();
-// CHECK-NEXT: for (int k_tile = 0; k_tile < m; k_tile += depth) {  // tile
+// CHECK-NEXT: for (int k_tile = k_begin; k_tile < k_stop; k_tile += depth) {  // tile
 // CHECK-NEXT:   int A_tile_base = stage * (depth * A_pitch);
 // CHECK-NEXT:   int B_tile_base = stage * (depth * block_cols);
-// CHECK-NEXT:   if (k_tile + depth < m) {
+// CHECK-NEXT:   if (k_tile + depth < k_stop) {
 // CHECK-NEXT:     if (A_vec && (row0 + (block_rows - 1) < n && k_tile + depth + (depth - 1) < m) && (B_vec && (k_tile + depth + (depth - 1) < m && col0 + (block_cols - 1) < p))) {
 // CHECK:              rtcuda_load4(&A_next[v * 4], A[row0 + t * 4 / depth][k_tile + depth + t * 4 % depth]);
 // CHECK:              rtcuda_load4(&B_next[v * 4], B[k_tile + depth + t * 4 / block_cols][col0 + t * 4 % block_cols]);
@@ -75,7 +75,7 @@
 // CHECK-NEXT:           int j =
 // CHECK-NEXT:           sum[m_ * GEMM_BIAS_SKEW_LEVEL + s] += A_tile[A_tile_base + (k - k_tile) * A_pitch + (i - row0)] * B_tile[B_tile_base + (k - k_tile) * block_cols + (j - col0)];
 // CHECK-NOT:    } else {
-// CHECK:        if (k_tile + depth < m) {
+// CHECK:        if (k_tile + depth < k_stop) {
 // CHECK:                A_tile[(1 - stage) * (depth * A_pitch) + q * A_pitch + r] = A_next[v * 4 + e];
 // CHECK:              rtcuda_store4(&B_tile[(1 - stage) * (depth * block_cols) + t * 4 / block_cols * block_cols + t * 4 % block_cols], B_next[v * 4]);
 // CHECK:                B_tile[(1 - stage) * (depth * block_cols) + r * block_cols + q] = B_next[v * 4 + e];
@@ -89,7 +89,7 @@
 // CHECK:      __shared__ float A_tile[2 * (depth * A_pitch)];
 // CHECK:      __shared__ float B_tile[2 * (depth * block_cols)];
 // CHECK:      int A_vec = block_rows % 4 == 0 && row0 % 4 == 0 && n % 4 == 0 && rtcuda_aligned16(A[0][0]);
-// CHECK:      A_next[v * 4 + e] = t * 4 + e < depth * block_rows && (r < m && row0 + q < n) ? A[r][row0 + q] : (float)0;
+// CHECK:      A_next[v * 4 + e] = t * 4 + e < depth * block_rows && (k_begin + r < m && row0 + q < n) ? A[k_begin + r][row0 + q] : (float)0;
 // CHECK:      A_tile[0 * (depth * A_pitch) + r * A_pitch + q] = A_next[v * 4 + e];
 // A factor that is not staged (`scale`, which could be infinite: inf * 0 is NaN) keeps the
 // partial last slab in its own loop over the real end of k.

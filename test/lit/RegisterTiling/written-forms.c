@@ -48,7 +48,7 @@
 // CHECK-LABEL: IR after RegisterTiling (kernel gemm_bt)
 // CHECK:      __shared__ float A_tile[
 // CHECK:      __shared__ float B_tile[
-// CHECK:      B_next[v * 4 + e] = t * 4 + e < block_cols * depth && (col0 + r < p && q < m) ? B[col0 + r][q] : (float)0;
+// CHECK:      B_next[v * 4 + e] = t * 4 + e < block_cols * depth && (col0 + r < p && k_begin + q < m) ? B[col0 + r][k_begin + q] : (float)0;
 // CHECK:      B_tile[0 * (depth * block_cols) + q * block_cols + r] = B_next[v * 4 + e];
 // CHECK:      C[i][j] = 2.0f * s[m_ * GEMM_BT_SKEW_LEVEL + s_];
 // CHECK-LABEL: IR after RegisterTiling (kernel syrk)
