@@ -191,7 +191,7 @@ Kernel neighbourReuse(const Kernel &k, const PassContext &ctx) {
   Reuse r;
   std::map<std::string, std::vector<Expr>> loads;
   scan(loops.back()->body, parallel, false, r, loads);
-  bool elementwise = !r.neighbours && !r.sharedTaps && loops.size() >= 3 &&
+  bool elementwise = !r.neighbours && !r.sharedTaps && loops.size() >= 3 && !loads.empty() &&
                      elementwiseBody(loops.back()->body);
   for (const auto &[array, at] : loads) elementwise &= restrictArray(k, array, ctx);
   if (r.longLoop || !(r.neighbours || r.sharedTaps || elementwise)) return k;

@@ -1,7 +1,8 @@
 // A batched contraction over arrays of constant dimensions whose loop 'q' stops before the
 // second dimension: the rows r * 7 + q of q >= nq are skipped by the guard rq % 7 < nq, and the
 // nest is the two-loop contraction RegisterTiling tiles. A copy nest with three parallel loops
-// and no serial loop, and a nest that also reads W[0][q] (not only W[r][q]), stay as they are.
+// and no serial loop (NeighbourReuse gives it planes per thread, element-wise), and a nest that
+// also reads W[0][q] (not only W[r][q]), are not collapsed.
 // Run against gcc's build and verified at sizes within the dimensions.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks > %t/summary 2> %t/remarks
@@ -17,7 +18,7 @@
 // REMARK: remark: batch: loops 'r' and 'q' are the first two subscripts of every access to 'A', 'T' (rows of 7): one loop 'rq' over the {{.*}} rows of those arrays taken as two-dimensional, guarded by rq % 7 < nq [-Rpass=BatchCollapse]
 //
 // SUMMARY: bmm: BatchCollapse, ContractionForm, BlockMerge, BlockSkew, RegisterTiling,
-// SUMMARY: copy3: LoopCollapse,
+// SUMMARY: copy3: BlockMerge, NeighbourReuse, LoopCollapse,
 // SUMMARY: mixed: LoopCollapse,
 //
 // DUMP-LABEL: IR after BatchCollapse (kernel bmm)
