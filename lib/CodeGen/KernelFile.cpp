@@ -264,6 +264,35 @@ static __device__ inline unsigned int rtcuda_split_take(unsigned int *sum) {
 // clang-format on
 )";
 
+// LaneReduction's rows (lib/Transforms/LaneReduction.cpp): the sum of each group of `lanes`
+// neighbouring threads (a power of two up to 32, so a group lies in one warp) for the group's
+// first thread, by warp shuffles. Every thread of the block calls it. The CPU emulation, whose
+// warps do not run in lockstep, adds the same pairs in the same order through shared memory, as
+// the kernels did before shuffles (same result, bit for bit).
+const char *kLaneHelpers = R"(
+// The sum over each group of `lanes` neighbouring threads, in the group's first thread.
+// clang-format off
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+#ifdef RTCUDA_EMU
+  slots[threadIdx.x] = v;
+  __syncthreads();
+  for (int w = lanes / 2; w > 0; w /= 2) {
+    if ((int)(threadIdx.x % lanes) < w) slots[threadIdx.x] += slots[threadIdx.x + w];
+    __syncthreads();
+  }
+  return slots[threadIdx.x];
+#else
+  (void)slots;
+  unsigned int left = blockDim.x - (threadIdx.x & ~31u);  // threads of this warp
+  unsigned int mask = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
+  for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+  return v;
+#endif
+}
+// clang-format on
+)";
+
 // RegisterTiling's 128-bit loads from global memory (lib/Transforms/RegisterTilingStaging.cpp).
 // Both take the element by reference, so that they see its address; an rvalue (a value, not an
 // element of an array) does not compile rather than testing a temporary's address.
@@ -341,6 +370,16 @@ bool usesAsyncHelpers(const ir::Kernel &k) {
   return found;
 }
 
+bool usesLaneHelpers(const ir::Kernel &k) {
+  bool found = false;
+  ir::visitStmt(k.body, nullptr, [&](const ir::Expr &e) {
+    ir::visitExpr(e, [&](const ir::Expr &n) {
+      found |= n->kind == ir::ExprKind::Call && n->name == "rtcuda_lane_sum";
+    });
+  });
+  return found;
+}
+
 bool usesVectorHelpers(const ir::Kernel &k) {
   bool found = false;
   ir::visitStmt(k.body, [&](const ir::Stmt &n) {
@@ -390,6 +429,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return !lk.kernel.deviceArrays.empty(); }))
     out << kSplitHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return usesLaneHelpers(lk.kernel); }))
+    out << kLaneHelpers;
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesVectorHelpers(lk.kernel); }))
     out << kVectorHelpers;

@@ -132,6 +132,26 @@ LaneMapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
   return columns && !isConst(simplify(tripCount(loop))) ? LaneMapping::Columns : LaneMapping::None;
 }
 
+// Types __shfl_down_sync takes, so rtcuda_lane_sum's.
+bool shuffleable(const Type &t) {
+  for (ScalarKind s : {ScalarKind::Float, ScalarKind::Double, ScalarKind::Int, ScalarKind::UInt,
+                       ScalarKind::Long, ScalarKind::ULong, ScalarKind::LongLong, ScalarKind::ULongLong})
+    if (t == Type::of(s)) return true;
+  return false;
+}
+
+// The guard reads only the thread's row index, the kernel's parameters and macros: then the
+// LANES threads of a row all pass it or all fail it, and lane 0 holds the row's whole sum.
+bool guardReadsOnly(const Expr &cond, const std::string &index, const Kernel &k) {
+  for (const std::string &v : varsOf(cond)) {
+    bool macro = !v.empty() && std::all_of(v.begin(), v.end(), [](char c) {
+      return std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (v != index && !k.findParam(v) && !macro) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
@@ -237,16 +257,28 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   out.insert(out.end(), declared.begin(), declared.end());
   out.push_back(shared);
   out.push_back(ifThen(guardCond, block(guardedBefore)));
-  out.push_back(comment("combine the lanes' partial sums of " + acc));
-  out.push_back(ifThen(guardCond, store(partial, {tid}, "=", var(acc, accType))));
-  out.push_back(barrier());
+  const bool shuffles = !columns && shuffleable(accType) && guardReadsOnly(guardCond, index->name, k);
+  if (shuffles) {
+    // Rows: a row's LANES threads are neighbours in one warp (LANES divides 32); every thread
+    // of the block reaches the sum, the threads past the end with zero.
+    out.push_back(comment("combine the lanes' partial sums of " + acc + " (warp shuffles)"));
+    Expr zero = accType.isFloat() ? floatImm(0, accType) : cast(accType, intImm(0));
+    out.push_back(ifThen(unary("!", guardCond), assign(acc, "=", zero)));
+    out.push_back(assign(acc, "=", call("rtcuda_lane_sum", {var(acc, accType), lanes, var(partial)},
+                                        accType)));
+    after.erase(after.begin());
+  } else {
+    out.push_back(comment("combine the lanes' partial sums of " + acc));
+    out.push_back(ifThen(guardCond, store(partial, {tid}, "=", var(acc, accType))));
+    out.push_back(barrier());
+  }
   if (columns) {
     // Lane 0 (the first warp) adds the other warps' sums: BLOCKSIZE / 32 of them, any number.
     std::string o = freshName(k, "other");
     after[0] = withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1),
                                assign(acc, "+=", load(partial, {add(tid, mul(var(o), warp))}, accType))),
                        loop->loc);
-  } else {
+  } else if (!shuffles) {
     out.push_back(decl(w, kInt, div(lanes, intImm(2))));
     out.push_back(halving);
   }
@@ -270,7 +302,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
   result.remarks.push_back("lanes: " + k.macro("LANES") + " threads share each iteration of '" +
                            index->name + "', splitting loop '" + loop->name + "' and adding "
-                           "their partial sums of '" + acc + "' in shared memory");
+                           "their partial sums of '" + acc + "' " +
+                           (shuffles ? "by warp shuffles" : "in shared memory"));
   return result;
 }
 

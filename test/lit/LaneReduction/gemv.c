@@ -1,11 +1,14 @@
 // LaneReduction: LANES threads share one row of a matrix-vector product (rows n != columns m),
-// each summing every LANES-th product; the partial sums meet in shared memory through a tree
-// with a barrier per step, and lane 0 runs the statement after the loop. A loop that is not a
-// sum (a running maximum) keeps one thread per row.
+// each summing every LANES-th product; warp shuffles add the partial sums of a row
+// (rtcuda_lane_sum: every thread of the block calls it, the threads past the end with zero), and
+// lane 0 runs the statement after the loop. In the CPU emulation the helper adds the same pairs
+// through shared memory, which verify runs at odd and prime sizes. A loop that is not a sum (a
+// running maximum) keeps one thread per row.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LaneReduction | FileCheck %s
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/gemv_params.h
-// RUN: %rtcuda verify %t/out --seed 6 --sizes 1,7,37,100 --no-race-check | FileCheck --check-prefix=VERIFY %s
+// RUN: FileCheck --check-prefix=CUDA %s < %t/out/kernel.cu
+// RUN: %rtcuda verify %t/out --seed 6 --sizes 1,7,37,101 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel gemv)
 // CHECK:      int i = (int)llmin((long long)blockIdx.x * (GEMV_BLOCKSIZE / GEMV_LANES) + threadIdx.x / GEMV_LANES, (long long)n);
@@ -16,16 +19,20 @@
 // CHECK-NEXT:   sum = 0.0f;
 // CHECK-NEXT:   for (int k = lane; k < m; k += GEMV_LANES) {
 // CHECK-NEXT:     sum += A[i * m + k] * x[k];
-// CHECK:      __syncthreads();
-// CHECK-NEXT: int w = GEMV_LANES / 2;
-// CHECK-NEXT: while (w > 0) {
-// CHECK-NEXT:   if (i < n && lane < w) {
-// CHECK-NEXT:     sum_lanes[(int)threadIdx.x] += sum_lanes[(int)threadIdx.x + w];
-// CHECK-NEXT:   }
-// CHECK-NEXT:   __syncthreads();
-// CHECK:      if (i < n && lane == 0) {
-// CHECK-NEXT:   sum = sum_lanes[(int)threadIdx.x];
+// CHECK:      // combine the lanes' partial sums of sum (warp shuffles)
+// CHECK-NEXT: if (!(i < n)) {
+// CHECK-NEXT:   sum = 0.0f;
+// CHECK-NEXT: }
+// CHECK-NEXT: sum = rtcuda_lane_sum(sum, GEMV_LANES, sum_lanes);
+// CHECK-NEXT: if (i < n && lane == 0) {
 // CHECK-NEXT:   y[i] = alpha * sum + beta * y[i];
+// CHECK-NOT:  __syncthreads
+//
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+// CUDA-NEXT: #ifdef RTCUDA_EMU
+// CUDA:        if ((int)(threadIdx.x % lanes) < w) slots[threadIdx.x] += slots[threadIdx.x + w];
+// CUDA:      #else
+// CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
 //
 // CHECK-LABEL: IR after LaneReduction (kernel rowmax)
 // CHECK-NOT:  lane
