@@ -123,6 +123,41 @@ std::string launchHeader(const std::vector<LoweredKernel> &kernels) {
 
 std::string launchFunctionName(const ir::Kernel &k) { return "rtcuda_launch_" + k.name; }
 
+// Which instantiation the launch runs (CodeGen.h). The small-grid rule: <NAME>_SMALL_GRID 0
+// never an alternative, i + 2 always the i-th; 1 where the point's grid has fewer x blocks than
+// the GPU has SMs, the alternative whose grid has the most blocks without passing that count
+// (the first of equals; none if none fits). The index-width rule: <NAME>_WIDE_INDEX 2 always
+// the 64-bit kernel, 1 where a bound of IndexWidth.cpp passes 2^31 - 1, 0 never.
+std::string launchChoice(const LoweredKernel &lk) {
+  const ir::Kernel &k = lk.kernel;
+  const IndexWidth width = indexWidth(lk);
+  if (width == IndexWidth::Both) {
+    const std::string select = k.macro("WIDE_INDEX");
+    std::string fits;
+    for (const ir::Expr &e : narrowIndexBounds(lk, k))
+      fits += (fits.empty() ? "" : " && ") + wide(e, k) + " <= 2147483647LL";
+    return "(" + select + " == 2 || (" + select + " == 1 && !(" + fits + "))) ? 0 : -1";
+  }
+  if (width != IndexWidth::Only64 || k.alternatives.empty()) return "";
+  auto blocks = [&](const ir::Kernel &kk) {
+    return "rtcuda_ceil_div(" + wide(kk.grid[0].iterations, kk) + ", " +
+           ir::print(kk.grid[0].perBlock) + ")";
+  };
+  const std::string select = k.macro("SMALL_GRID");
+  std::vector<std::string> b;
+  for (size_t i = 0; i < k.alternatives.size(); ++i) b.push_back(blocks(alternativeKernel(k, i)));
+  std::string pick;
+  for (size_t i = 0; i < b.size(); ++i) {
+    std::string fits = "(" + b[i] + " <= rtcuda_sms && " + b[i] + " > 0";
+    for (size_t j = 0; j < b.size(); ++j)
+      if (j != i)
+        fits += " && !(" + b[j] + " <= rtcuda_sms && " + b[j] + (j < i ? " >= " : " > ") + b[i] + ")";
+    pick += fits + ") ? " + std::to_string(i) + " : ";
+  }
+  return "(" + select + " >= 2 ? " + select + " - 2 : (" + select + " == 1 && " + blocks(k) +
+         " < rtcuda_sms) ? (" + pick + "-1) : -1)";
+}
+
 // Two functions per kernel: <launch>_on_device(where, device pointers...) computes the grid,
 // launches and checks the launch without waiting (benchmarks time it between events);
 // <launch>(where, host arrays...) gives each array its device buffer, calls it, waits, checks,
@@ -135,6 +170,26 @@ std::string launchFunction(const LoweredKernel &lk) {
     for (const ir::Param &p : k.params)
       out << ", " << (p.isArray ? arrayType(p) : p.type.cName() + " ") << p.name;
     out << ") {\n";
+  };
+  const std::string choice = launchChoice(lk);
+  if (!choice.empty()) {
+    out << "// Which instantiation the launch of '" << k.name << "' runs: -1 the kernel at its "
+        << "tuning point, i its alternative i\n// (" << k.macro(k.alternatives.empty() ? "WIDE_INDEX" : "SMALL_GRID")
+        << "; rtcuda_sms: the GPU's SMs). The same expression is manifest.json's launch_choice,\n"
+        << "// which rtcuda-tune evaluates for each tuning point.\n"
+        << "static inline long long rtcuda_" << k.name << "_launched_alternative(";
+    for (const ir::Param &p : k.params)
+      if (!p.isArray) out << p.type.cName() << " " << p.name << ", ";
+    out << "long long rtcuda_sms) {\n";
+    for (const ir::Param &p : k.params)
+      if (!p.isArray) out << "  (void)" << p.name << ";\n";
+    out << "  (void)rtcuda_sms;\n  return " << choice << ";\n}\n\n";
+  }
+  auto choiceCall = [&](const std::string &sms) {
+    std::string call = "rtcuda_" + k.name + "_launched_alternative(";
+    for (const ir::Param &p : k.params)
+      if (!p.isArray) call += p.name + ", ";
+    return call + sms + ")";
   };
   out << "// Kernel '" << k.name << "' (" << k.loc.str() << ") on device arrays: grid, launch, "
       << "launch check; does not wait.\n";
@@ -219,8 +274,8 @@ std::string launchFunction(const LoweredKernel &lk) {
       out << (i ? " &&\n      " : " ") << wide(limits[i], k) << " <= 2147483647LL";
     out << ";\n";
     const std::string select = k.macro("WIDE_INDEX");
-    if (width == IndexWidth::Both)
-      out << "  if (" << select << " == 2 || (" << select << " == 1 && !rtcuda_index32)) {\n"
+    if (width == IndexWidth::Both)  // the index-width rule reads no SM count
+      out << "  if (" << choiceCall("0") << " == 0) {\n"
           << indented(launchOne(wideIndexKernel(k))) << "  } else ";
     else
       out << "  ";
@@ -235,21 +290,11 @@ std::string launchFunction(const LoweredKernel &lk) {
     // Alternative instantiations (RegisterTiling's small-grid tiles), chosen by <NAME>_SMALL_GRID
     // (ir::Kernel::alternatives): where the point's grid leaves SMs idle, the alternative whose
     // grid fills most SMs without passing their count.
-    auto blocks = [&](const ir::Kernel &kk) {
-      return "rtcuda_ceil_div(" + wide(kk.grid[0].iterations, kk) + ", " +
-             ir::print(kk.grid[0].perBlock) + ")";
-    };
+    // launchChoice's rule, in a function of its own (emitted before this one).
     const std::string select = k.macro("SMALL_GRID");
-    out << "  long long rtcuda_choice = -1;  // -1: '" << k.name << "' at its tuning point\n"
-        << "  if (" << select << " >= 2) {\n    rtcuda_choice = " << select << " - 2;\n"
-        << "  } else if (" << select << " == 1 && " << blocks(k) << " < rtcuda_sm_count()) {\n"
-        << "    long long rtcuda_best = 0;\n";
-    for (size_t i = 0; i < k.alternatives.size(); ++i)
-      out << "    const long long rtcuda_blocks_" << i << " = " << blocks(alternativeKernel(k, i))
-          << ";\n    if (rtcuda_blocks_" << i << " <= rtcuda_sm_count() && rtcuda_blocks_" << i
-          << " > rtcuda_best) {\n      rtcuda_best = rtcuda_blocks_" << i
-          << ";\n      rtcuda_choice = " << i << ";\n    }\n";
-    out << "  }\n  if (rtcuda_choice == -1) {\n" << indented(launchOne(k));
+    out << "  const long long rtcuda_choice = " << choiceCall("rtcuda_sm_count()")
+        << ";  // -1: '" << k.name << "' at its tuning point\n"
+        << "  if (rtcuda_choice == -1) {\n" << indented(launchOne(k));
     for (size_t i = 0; i < k.alternatives.size(); ++i)
       out << "  } else if (rtcuda_choice == " << i << ") {\n"
           << indented(launchOne(alternativeKernel(k, i)));

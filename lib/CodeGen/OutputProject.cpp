@@ -191,7 +191,7 @@ json kernelEntry(const LoweredKernel &lk) {
                             {"select_value", 2}, {"rule", "index_width"}, {"grid", grid},
                             {"block_threads", text(k.blockThreads)}, {"point", point}});
   }
-  return {{"name", k.name},
+  json entry = {{"name", k.name},
           {"location", k.loc.str()},
           {"params_header", paramsHeaderName(k)},
           {"launch_function", launchFunctionName(k)},
@@ -206,6 +206,9 @@ json kernelEntry(const LoweredKernel &lk) {
           {"options",
            {{"collapse", lk.options.collapse}, {"merge", lk.options.merge},
             {"skew", lk.options.skew}, {"prefetch", lk.options.prefetch}}}};
+  // The launch's choice among the small-grid alternatives, as launch.cuh computes it.
+  if (std::string choice = launchChoice(lk); !choice.empty()) entry["launch_choice"] = choice;
+  return entry;
 }
 
 }  // namespace

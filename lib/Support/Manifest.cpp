@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <set>
 
 namespace rtcuda {
 
@@ -56,9 +57,11 @@ struct Checker {
     }
     return value;
   }
-  // C arithmetic over names and integers: no calls, strings, statements or preprocessor.
-  const std::string &expression(const std::string &key, const std::string &value) const {
-    static const std::string allowed = " +-*/%()?:<>=!&|~^";
+  // C arithmetic over names and integers: no calls (but those of `calls`), strings, statements
+  // or preprocessor.
+  const std::string &expression(const std::string &key, const std::string &value,
+                                const std::set<std::string> &calls = {}) const {
+    const std::string allowed = calls.empty() ? " +-*/%()?:<>=!&|~^" : " +-*/%()?:<>=!&|~^,";
     for (size_t i = 0; i < value.size(); ++i) {
       char c = value[i];
       if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') continue;
@@ -67,8 +70,11 @@ struct Checker {
       if (c == '(' && i > 0) {
         size_t j = i;
         while (j > 0 && value[j - 1] == ' ') --j;
-        if (j > 0 && (std::isalnum(static_cast<unsigned char>(value[j - 1])) || value[j - 1] == '_'))
-          bad(key, value, "a size expression calls no function");
+        size_t w = j;
+        while (w > 0 && (std::isalnum(static_cast<unsigned char>(value[w - 1])) || value[w - 1] == '_')) --w;
+        if (w < j && !calls.count(value.substr(w, j - w)))
+          bad(key, value, "a size expression calls no function" +
+                              std::string(calls.empty() ? "" : " but rtcuda_ceil_div, rtcuda_min and rtcuda_max"));
       }
     }
     return value;
@@ -176,6 +182,12 @@ Manifest readManifest(const std::string &outDir) {
           alt.point.push_back({c.identifier(where + "alternatives[].point", macro), value.get<int>()});
         mk.alternatives.push_back(alt);
       }
+      if (k.contains("launch_choice"))
+        mk.launchChoice = c.expression(where + "launch_choice", k.at("launch_choice"),
+                                       {"rtcuda_ceil_div", "rtcuda_min", "rtcuda_max"});
+      if (!mk.alternatives.empty() && mk.launchChoice.empty() && !k.contains("outlined_kernels"))
+        c.bad(where + "launch_choice", "", "the launch's choice among the alternatives is "
+              "missing (an output of an older rtcuda: translate again)");
       return mk;
     };
     for (const json &k : j.at("kernels")) m.kernels.push_back(entry(k));

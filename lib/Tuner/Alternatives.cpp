@@ -28,52 +28,50 @@ TuneKernel alternativeKernel(const TuneKernel &k, const ManifestAlternative &alt
   return ak;
 }
 
-// The small-grid rule's alternatives share one selecting macro (an index-width alternative has
-// its own, which this rule does not read).
-static const ManifestAlternative *smallGrid(const TuneKernel &k) {
-  for (const ManifestAlternative &a : k.k.alternatives)
-    if (a.rule == "small_grid") return &a;
-  return nullptr;
-}
-
+// Every alternative of a kernel is chosen by one selecting macro: <NAME>_SMALL_GRID (small-grid
+// tiles) or <NAME>_WIDE_INDEX (its 64-bit instantiation); kernels have one kind or the other.
 int selectorValue(const std::string &outDir, const TuneKernel &k) {
-  const ManifestAlternative *first = smallGrid(k);
-  if (!first) return 0;
+  if (k.k.alternatives.empty()) return 0;
+  const std::string &macro = k.k.alternatives.front().selectMacro;
   std::string s;  // an unreadable header: its default (1), as one without the macro
   readFile((fs::path(outDir) / k.k.paramsHeader).string(), s);
   std::smatch m;
-  if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + first->selectMacro + "\\s+(\\d+)")))
+  if (std::regex_search(s, m, std::regex("#\\s*define\\s+" + macro + "\\s+(\\d+)")))
     return std::stoi(m[1]);
   return 1;
 }
 
+// The rule is launch.cuh's (manifest.json's launch_choice, written by CodeGen's launchChoice):
+// evaluated here with the point's macros, the alternatives' fixed points, the selector and the
+// SM count, never written again.
 int launchedAlternative(const TuneKernel &k, const std::map<std::string, long long> &sizes,
                         const Variant &v, int selector, long long smCount) {
   const auto &alts = k.k.alternatives;
-  if (alts.empty() || selector <= 0) return -1;
-  if (selector >= 2) {  // always the small-grid alternative of that value
-    for (size_t i = 0; i < alts.size(); ++i)
-      if (alts[i].rule == "small_grid" && alts[i].selectValue == selector) return int(i);
-    return -1;
-  }
-  // The launch counts x blocks as rtcuda_ceil_div(iterations, per_block), before max_blocks.
-  auto blocks = [&](const TuneKernel &kk, const Variant &p) {
-    Geometry g = geometry(kk, sizes, p);
-    return (g.iterations[0] + g.perBlock[0] - 1) / g.perBlock[0];
-  };
-  if (k.grid.empty() || blocks(k, v) >= smCount) return -1;
-  int choice = -1;
-  long long best = 0;
-  for (size_t i = 0; i < alts.size(); ++i) {
-    // A 64-bit instantiation is launched where the counts pass 2^31 - 1, not for small grids.
-    if (alts[i].rule != "small_grid") continue;
-    Variant point;
-    TuneKernel ak = alternativeKernel(k, alts[i], &point);
-    if (ak.grid.empty()) continue;
-    long long b = blocks(ak, point);
-    if (b <= smCount && b > best) best = b, choice = int(i);
-  }
-  return choice;
+  if (alts.empty() || selector <= 0 || k.k.launchChoice.empty()) return -1;
+  std::map<std::string, long long> names = sizes;
+  for (const ManifestAlternative &a : alts)
+    for (const auto &[macro, value] : a.point) names[macro] = value;
+  for (const auto &[macro, value] : macroValues(k, v)) names[macro] = value;
+  names[alts.front().selectMacro] = selector;
+  names["rtcuda_sms"] = smCount;
+  long long choice = evalExpr(k.k.launchChoice, names);
+  // A value that names no instantiation: the program's launch refuses it; its own kernel here.
+  return choice >= 0 && choice < (long long)alts.size() ? int(choice) : -1;
+}
+
+void checkLaunchChoice(const std::string &outDir, const TuneKernel &k) {
+  if (k.k.launchChoice.empty()) return;
+  const std::string path = (fs::path(outDir) / "launch.cuh").string();
+  std::string text;
+  if (!readFile(path, text)) throw ManifestError(path + ": error: cannot read the launch functions");
+  const std::string head = "rtcuda_" + k.k.name + "_launched_alternative(";
+  size_t at = text.find("static inline long long " + head);
+  size_t ret = at == std::string::npos ? at : text.find("\n  return ", at);
+  size_t end = ret == std::string::npos ? ret : text.find(";\n}", ret);
+  if (end == std::string::npos || text.substr(ret + 10, end - ret - 10) != k.k.launchChoice)
+    throw ManifestError(path + ": error: " + head + "...) does not return manifest.json's "
+                        "launch_choice of kernel '" + k.k.name + "': the launch would run other "
+                        "instantiations than rtcuda-tune times (translate again)");
 }
 
 }  // namespace rtcuda::tune

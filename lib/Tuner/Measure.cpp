@@ -112,6 +112,7 @@ VariantLaunch launchOf(const KernelResult &kr, size_t j, bool own = false) {
       if (alt.name == r.launch) return alternativeLaunch(kr, alt);
   VariantLaunch l;
   l.id = r.id, l.geo = r.geo, l.defines = macroValues(k, r.v), l.cubin = r.cubin, l.lowered = r.lowered;
+  if (!own && !r.wideKernel.empty()) l.kernel = r.wideKernel, l.cubin.clear(), l.lowered.clear();
   if (!readsHostLoop(k)) {
     l.checkGeo = geometry(k, kr.checkSizes, r.v);
     return l;

@@ -154,6 +154,8 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
         break;
       }
   auto compileStart = std::chrono::steady_clock::now();
+  std::map<size_t, std::chrono::steady_clock::time_point> startedAt;  // each running compile's start
+  double busySeconds = 0;                                             // the finished compiles' time
   // `row` null: the compile died (a crash of the compiler): an error for this run, not cached.
   auto record = [&](size_t j, const nlohmann::json &row, const std::string &died) {
     for (size_t i = 0; i < kernels.size(); ++i) {
@@ -172,11 +174,17 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
         code[i][j] = {row["cubin"].get<std::string>(), row["lowered"][kernels[i].k.name].get<std::string>()};
       cache.putResources(keys[i], variantId(kernels[i], spaces[i][j]), r);
     }
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - compileStart).count();
+    auto now = std::chrono::steady_clock::now();
+    auto began = startedAt.find(j);
+    busySeconds += std::chrono::duration<double>(now - (began != startedAt.end() ? began->second : compileStart)).count();
     ++finished;
+    // The compiles left at the mean compile's time, n at a time: the rate of the first ones to
+    // finish (elapsed / finished) counted n in flight as one (gemm's 1024 variants on 16 cores:
+    // "ETA 4:29" after the first, 45 s in all).
+    const double mean = busySeconds / double(finished);
     progress.show("rtcuda-tune: compiling variants (" + arch + ", " + std::to_string(std::max(1, n)) +
                   " in parallel) " + std::to_string(finished) + "/" + std::to_string(total) +
-                  ", ETA " + formatEta(elapsed / double(finished) * double(total - finished)));
+                  ", ETA " + formatEta(mean * double(total - finished) / double(std::max(1, n))));
   };
   // One child process per compile, n at a time: NVRTC compiles of one process ran one at a time
   // on the H100 machine (64 of gemm's variants in 9.3 s on 16 threads, the first done after
@@ -191,6 +199,7 @@ void compileResources(const Manifest &m, const std::vector<TuneKernel> &kernels,
       if (any) {
         std::string file = (tmpDir / (stem + std::to_string(j) + ".json")).string();
         std::cout << std::flush;
+        startedAt[j] = std::chrono::steady_clock::now();
         pid_t pid = fork();
         if (pid == 0) {
           std::string text = compileRow(j).dump();
@@ -328,7 +337,15 @@ void setLaunches(KernelResult &kr, long long smCount, const std::string &firstCu
       continue;
     }
     if (choices.empty() || *choices.begin() < 0) continue;
-    r.launch = k.k.alternatives[size_t(*choices.begin())].name;
+    const ManifestAlternative &alt = k.k.alternatives[size_t(*choices.begin())];
+    // The 64-bit kernel is the point's own code in 64 bits, not a fixed point shared by others.
+    if (alt.rule == "index_width") {
+      r.wideKernel = alt.name;
+      r.launchNote = "the launch runs " + alt.name + " (64-bit index arithmetic) at the target size: "
+                     "timed as that, at this point";
+    } else {
+      r.launch = alt.name;
+    }
   }
 }
 
@@ -400,6 +417,13 @@ int tuneOutput(const TuneOptions &options) {
       std::cerr << "rtcuda-tune: error: " << options.outDir << " has no kernel '" << name << "'\n";
       return 1;
     }
+  // The launch's rule for its alternatives is read from the manifest: launch.cuh must agree.
+  try {
+    for (const TuneKernel &k : kernels) checkLaunchChoice(options.outDir, k);
+  } catch (const ManifestError &e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
   Cache cache(options.cachePath.empty() ? options.outDir + "/tuning/cache.json" : options.cachePath);
   ResourceCompiler rc(options.cudaPath);
   run.resourceCompiler = rc.available() ? rc.toolkit() : "nothing (no CUDA compiler found)";

@@ -53,6 +53,15 @@ std::string launchFunction(const LoweredKernel &k);
 // launch.cuh: the launch functions of every kernel (included by main.cu and by verify).
 std::string launchHeader(const std::vector<LoweredKernel> &kernels);
 std::string launchFunctionName(const ir::Kernel &k);
+// A kernel with alternative instantiations chosen at launch (small-grid tiles, or the 64-bit
+// kernel of IndexWidth.cpp): the C expression of which one its launch runs, -1 the kernel at
+// its point, i the i-th of manifest.json's alternatives; over the scalar parameters, the tuning
+// macros (the kernel's and the alternatives'), the selecting macro (<NAME>_SMALL_GRID,
+// <NAME>_WIDE_INDEX) and `rtcuda_sms`, the GPU's SM count. launch.cuh returns it from
+// rtcuda_<name>_launched_alternative, which the launch calls, and manifest.json carries it as
+// `launch_choice`, which rtcuda-tune evaluates: the rule is written here only. Empty without
+// alternatives.
+std::string launchChoice(const LoweredKernel &lk);
 
 // Where main.c calls each kernel and which of its loops keep their arrays on the GPU
 // (resident loops), for rtcuda explain; hostSummary (HostRewrite.h) reads it from main.c.

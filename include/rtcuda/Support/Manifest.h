@@ -64,6 +64,11 @@ struct ManifestKernel {
   bool hostConditional = false;
   // Alternative instantiations (for an outlined function: those of its kernels).
   std::vector<ManifestAlternative> alternatives;
+  // Which small-grid alternative the launch runs (`launch_choice`, the expression launch.cuh's
+  // rtcuda_<name>_launched_alternative returns): -1 the kernel, i its i-th small_grid
+  // alternative; over the sizes, the tuning macros, <NAME>_SMALL_GRID and rtcuda_sms (SMs).
+  // Required with small_grid alternatives.
+  std::string launchChoice;
   // An outlined function's kernels (`outlined_kernels`; empty for a kernel).
   std::vector<ManifestKernel> outlined;
 };

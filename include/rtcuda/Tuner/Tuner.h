@@ -61,6 +61,10 @@ struct VariantRecord {
   // (launchedAlternative; empty: its own kernel): what the measurement times for it.
   std::string launch;
   std::string launchNote;                   // why `launch` is empty though it has alternatives
+  // The point's 64-bit instantiation (<name>_wide_index), where the launch takes it at the target
+  // size: timed at the point's own macros, compiled by the harness (the variants' own compiles
+  // leave the alternatives out).
+  std::string wideKernel;
 };
 
 // An alternative instantiation of a kernel (ManifestAlternative: the launch takes it by a rule,

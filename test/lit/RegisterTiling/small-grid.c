@@ -35,6 +35,16 @@
 // An out-of-range MM_SMALL_GRID is refused at launch, not run as something else.
 // RUN: cp -r %t/out %t/bad && sed -i 's/define MM_SMALL_GRID 1/define MM_SMALL_GRID 7/' %t/bad/mm_params.h
 // RUN: FileCheck --check-prefix=BADVALUE %s < %t/bad/launch.cuh
+// The rule is written once (CodeGen's launchChoice): launch.cuh's rtcuda_mm_launched_alternative
+// returns manifest.json's launch_choice, which rtcuda-tune evaluates; a launch.cuh whose rule
+// differs (planted: rtcuda_sms doubled in its return) is refused before anything is compiled.
+// RUN: python3 -c "import json,re,sys; m=json.load(open(sys.argv[1])); t=open(sys.argv[2]).read(); print('same' if 'return ' + m['kernels'][0]['launch_choice'] + ';' in t else 'differ')" %t/out/manifest.json %t/out/launch.cuh | FileCheck --check-prefix=SAME %s
+// RUN: cp -r %t/out %t/rule && sed -i '/^  return (MM_SMALL_GRID/s/< rtcuda_sms)/< 2 * rtcuda_sms)/' %t/rule/launch.cuh
+// RUN: %exit1 %rtcuda-tune %t/rule --model-only --quiet 2> %t/rule.txt
+// RUN: FileCheck --check-prefix=RULE %s < %t/rule.txt
+// SAME: same
+// RULE: launch.cuh: error: rtcuda_mm_launched_alternative(...) does not return manifest.json's launch_choice of kernel 'mm'
+
 //
 // CHECK:      __global__ void __launch_bounds__(MM_BLOCKSIZE)
 // CHECK-NEXT: mm(
@@ -80,13 +90,9 @@
 // PARAMS:      #define MM_SG3_THREAD_COLS 32
 // PARAMS:      #define MM_SG3_TILE_K 16
 //
-// LAUNCH:      if (MM_SMALL_GRID >= 2) {
-// LAUNCH-NEXT:   rtcuda_choice = MM_SMALL_GRID - 2;
-// LAUNCH-NEXT: } else if (MM_SMALL_GRID == 1 && rtcuda_ceil_div({{.*}}, MM_BLOCKSIZE) < rtcuda_sm_count()) {
-// LAUNCH:        const long long rtcuda_blocks_0 = rtcuda_ceil_div({{.*}}MM_SG_BLOCKSIZE);
-// LAUNCH-NEXT:   if (rtcuda_blocks_0 <= rtcuda_sm_count() && rtcuda_blocks_0 > rtcuda_best) {
-// LAUNCH:        const long long rtcuda_blocks_1 = rtcuda_ceil_div({{.*}}MM_SG2_BLOCKSIZE);
-// LAUNCH:        const long long rtcuda_blocks_2 = rtcuda_ceil_div({{.*}}MM_SG3_BLOCKSIZE);
+// LAUNCH:      static inline long long rtcuda_mm_launched_alternative(int n, int m, int p, long long rtcuda_sms) {
+// LAUNCH:        return (MM_SMALL_GRID >= 2 ? MM_SMALL_GRID - 2 : (MM_SMALL_GRID == 1 && rtcuda_ceil_div({{.*}}, MM_BLOCKSIZE) < rtcuda_sms) ? ((rtcuda_ceil_div({{.*}}MM_SG_BLOCKSIZE) <= rtcuda_sms && {{.*}} ? 0 : {{.*}} ? 1 : {{.*}} ? 2 : -1) : -1);
+// LAUNCH:      const long long rtcuda_choice = rtcuda_mm_launched_alternative(n, m, p, rtcuda_sm_count());
 // LAUNCH:      if (rtcuda_choice == -1) {
 // LAUNCH:          dim3 block(MM_BLOCKSIZE);
 // LAUNCH-NEXT:     RTCUDA_LAUNCH(mm, grid, block, n, m, p, C, A, B);

@@ -202,10 +202,12 @@ TEST(Space, CheckAndDefaultSizesStayWithinAtMost) {
   EXPECT_EQ(chooseSizes(m, k, {{"n", 5000}}, &origin).at("n"), 5000);  // given: refused by the tuner
 }
 
-// The launch's small-grid rule as the tuner evaluates it (LaunchFunction.cpp): an alternative
-// only for a grid smaller than the SM count, the one with the most blocks not passing it; an
-// index-width alternative never by this rule; a forced value names its small-grid alternative.
-TEST(Space, TheLaunchRuleForAlternatives) {
+// The launch's rule as the tuner evaluates it: manifest.json's launch_choice (the expression
+// LaunchFunction.cpp's launchChoice writes and launch.cuh returns), with the point's macros, the
+// selector and the SM count. Small grids: an alternative only for a grid smaller than the SM
+// count, the one with the most blocks not passing it; a forced value names its alternative.
+// Index width: the 64-bit kernel where a bound passes 2^31 - 1, or always with 2.
+TEST(Space, TheLaunchRuleIsTheManifestsLaunchChoice) {
   rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
   TuneKernel k = loadKernels(m).at(0);  // grid: n iterations, PLANTED_BLOCKSIZE per block
   auto alt = [](const std::string &name, const std::string &rule, int value, int perBlock) {
@@ -216,17 +218,33 @@ TEST(Space, TheLaunchRuleForAlternatives) {
     a.blockThreads = "128";
     return a;
   };
-  k.k.alternatives = {alt("wide", "index_width", 2, 1), alt("sg", "small_grid", 2, 1024),
-                      alt("sg2", "small_grid", 3, 512)};
-  // n = 20000: sg 20 blocks, sg2 40: both fit 132 SMs, sg2 fills more (wide is never taken).
+  k.k.alternatives = {alt("sg", "small_grid", 2, 1024), alt("sg2", "small_grid", 3, 512)};
+  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 1, 132), -1);  // no launch_choice
+  // As launchChoice writes it for these two alternatives.
+  const std::string b0 = "rtcuda_ceil_div((long long)n, 1024)", b1 = "rtcuda_ceil_div((long long)n, 512)";
+  k.k.launchChoice = "(SG >= 2 ? SG - 2 : (SG == 1 && rtcuda_ceil_div((long long)n, PLANTED_BLOCKSIZE)"
+                     " < rtcuda_sms) ? ((" + b0 + " <= rtcuda_sms && " + b0 + " > 0 && !(" + b1 +
+                     " <= rtcuda_sms && " + b1 + " > " + b0 + ")) ? 0 : (" + b1 + " <= rtcuda_sms && " +
+                     b1 + " > 0 && !(" + b0 + " <= rtcuda_sms && " + b0 + " >= " + b1 + ")) ? 1 : -1) : -1)";
+  // n = 20000: sg 20 blocks, sg2 40: both fit 132 SMs, sg2 fills more.
   EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {256}, 1, 132), -1);  // 157 blocks: its own
-  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 1, 132), 2);   // 79 blocks < 132
+  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 1, 132), 1);   // 79 blocks < 132
   EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 1, 132), -1);  // 313 blocks: its own
-  EXPECT_EQ(launchedAlternative(k, {{"n", 100000}}, {1024}, 1, 132), 1); // 98 blocks; sg2's 196 too many
+  EXPECT_EQ(launchedAlternative(k, {{"n", 100000}}, {1024}, 1, 132), 0); // 98 blocks; sg2's 196 too many
   EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 0, 132), -1);  // 0: never
-  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 2, 132), 1);   // 2: always sg
-  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 3, 132), 2);   // 3: always sg2
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 2, 132), 0);   // 2: always sg
+  EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 3, 132), 1);   // 3: always sg2
   EXPECT_EQ(launchedAlternative(k, {{"n", 40000}}, {128}, 4, 132), -1);  // names none
+  EXPECT_EQ(launchedAlternative(k, {{"n", 20000}}, {256}, 1, 16), -1);   // 16 SMs: 79 blocks fill them
+  // The 64-bit instantiation: where n * BLOCKSIZE passes 2^31 - 1 (a made-up bound).
+  k.k.alternatives = {alt("wide", "index_width", 2, 1)};
+  k.k.launchChoice = "(WIDE == 2 || (WIDE == 1 && !((long long)n * PLANTED_BLOCKSIZE <= 2147483647LL)))"
+                     " ? 0 : -1";
+  EXPECT_EQ(launchedAlternative(k, {{"n", 1000}}, {256}, 1, 132), -1);
+  EXPECT_EQ(launchedAlternative(k, {{"n", 10000000}}, {256}, 1, 132), 0);
+  EXPECT_EQ(launchedAlternative(k, {{"n", 10000000}}, {128}, 1, 132), -1);  // fits at 128
+  EXPECT_EQ(launchedAlternative(k, {{"n", 1000}}, {256}, 2, 132), 0);       // 2: always
+  EXPECT_EQ(launchedAlternative(k, {{"n", 10000000}}, {256}, 0, 132), -1);  // 0: never
 }
 
 TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {
