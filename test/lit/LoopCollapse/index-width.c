@@ -55,9 +55,11 @@
 // KERNEL-NEXT:   long long ij = (long long)blockIdx.x * OWN_BLOCKSIZE + threadIdx.x;
 // KERNEL-NOT:  own_wide_index
 //
+// LAUNCH:      static inline long long rtcuda_shift3_launched_alternative(int a, int b, int c, long long rtcuda_sms) {
+// LAUNCH:        return (SHIFT3_WIDE_INDEX == 2 || (SHIFT3_WIDE_INDEX == 1 && !({{.*}} <= 2147483647LL))) ? 0 : -1;
 // LAUNCH:      rtcuda_launch_shift3_on_device(
 // LAUNCH-NEXT:   const bool rtcuda_index32 = {{.*}} <= 2147483647LL &&
-// LAUNCH:        if (SHIFT3_WIDE_INDEX == 2 || (SHIFT3_WIDE_INDEX == 1 && !rtcuda_index32)) {
+// LAUNCH:        if (rtcuda_shift3_launched_alternative(a, b, c, 0) == 0) {
 // LAUNCH:          RTCUDA_LAUNCH(shift3_wide_index, grid, block, a, b, c, t, s);
 // LAUNCH:        } else if (!rtcuda_index32) {
 // LAUNCH-NEXT:     fprintf(stderr, "%s: error: kernel 'shift3' needs 64-bit index arithmetic here, and SHIFT3_WIDE_INDEX = 0 asks for 32-bit\n", where);
