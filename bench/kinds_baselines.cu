@@ -8,6 +8,11 @@
 //                                   the column sums of B row-major R x C matrices
 //   kinds_baselines dcolsum R C     cublasDgemv (not transposed) with a ones vector
 //   kinds_baselines transpose R C   cublasSgeam: the C x R transpose of an R x C matrix
+//   kinds_baselines gesummv R C     two cublasSgemv (transposed): y = alpha A x, then y += beta B x
+//   kinds_baselines gsupdate R C    cublasSgemv (not transposed) r = A^T q, then cublasSger
+//                                   A -= q r^T (gramschmidt's column step)
+//   kinds_baselines syrk N K        cublasSsyrk: one triangle of A A^T, A row-major N x K
+//   kinds_baselines syrkt N K       cublasSsyrk: one triangle of D^T D, D row-major K x N
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
 #include "bench_common.cuh"
@@ -68,6 +73,33 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, a, c, &zero, t, r, t, r));
     }, 8.0 * r * c, 0);
+  } else if (kind == "gesummv") {
+    long long r = n.at(0), c = n.at(1);
+    float *a = buffer<float>(r * c, 1), *b = buffer<float>(r * c, 4), *x = buffer<float>(c, 2),
+          *y = buffer<float>(r, 3);
+    const float alpha = 1.25f, beta = 1.25f;
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemv(h, CUBLAS_OP_T, c, r, &alpha, a, c, x, 1, &zero, y, 1));
+      CHECK_BLAS(cublasSgemv(h, CUBLAS_OP_T, c, r, &beta, b, c, x, 1, &one, y, 1));
+    }, 4.0 * (2 * r * c + c + r), 4.0 * r * c);
+  } else if (kind == "gsupdate") {
+    long long r = n.at(0), c = n.at(1);
+    float *a = buffer<float>(r * c, 1), *q = buffer<float>(r, 2), *rr = buffer<float>(c, 3);
+    const float minus = -1;
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemv(h, CUBLAS_OP_N, c, r, &one, a, c, q, 1, &zero, rr, 1));
+      CHECK_BLAS(cublasSger(h, c, r, &minus, rr, 1, q, 1, a, c));
+    }, 4.0 * (3 * r * c + r + c), 4.0 * r * c);
+  } else if (kind == "syrk" || kind == "syrkt") {
+    // Row-major A (N x K) is column-major K x N: A A^T = op(A)^T op(A) with CUBLAS_OP_T; row-major
+    // D (K x N) is column-major N x K: D^T D with CUBLAS_OP_N. Half the flops of the full product.
+    long long nn = n.at(0), kk = n.at(1);
+    bool t = kind == "syrk";
+    float *a = buffer<float>(nn * kk, 1), *c = buffer<float>(nn * nn, 2);
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, t ? CUBLAS_OP_T : CUBLAS_OP_N, nn, kk, &one, a,
+                             t ? kk : nn, &zero, c, nn));
+    }, 4.0 * (nn * kk + nn * nn), 1.0 * nn * (nn + 1) * kk);
   } else if (kind == "copy") {
     long long bytes = n.at(0) / 4 * 4;
     float *a = buffer<float>(bytes / 4, 1), *b = buffer<float>(bytes / 4, 2);

@@ -6,7 +6,8 @@
 //     -lcublas -o sgemm_generated && ./sgemm_generated [label [check|small|all [seed]]]
 // (built with -DSGEMM_SWEEP also `x sweep` and `x sweep-small`, below)
 // With `check` only the sizes that are checked and not timed run, with `small` only those under
-// 500 (for compute-sanitizer's memcheck and racecheck).
+// 500 (for compute-sanitizer's memcheck and racecheck); `x sweep-tiny` (-DSGEMM_SWEEP) runs every
+// instantiation and split of the sweep at those sizes.
 // Sizes: 4096^3, PolyBench LARGE's gemm (C 1000x1100, A 1000x1200, B 1200x1100), odd primes,
 // and the odd sizes with A and B one float past an aligned base (the kernel must fall back to
 // scalar loads there).
@@ -25,6 +26,7 @@ static int sgemm_small_grid = 1, sgemm_split_k = 1;
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -61,7 +63,8 @@ int main(int argc, char **argv) {
                           {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false},
                           {1000, 1200, 1100, 1, false}};
   const std::string mode = argc > 2 ? argv[2] : "";
-  const bool checkOnly = mode == "check" || mode == "small" || mode == "sweep-small";  // "sweep": see SGEMM_SWEEP  // "all" (or nothing): every size
+  // sweep-tiny: sweep-small's choices at the sizes under 500 only (racecheck's run time).
+  const bool checkOnly = mode == "check" || mode == "small" || mode == "sweep-small" || mode == "sweep-tiny";  // "sweep": see SGEMM_SWEEP  // "all" (or nothing): every size
   cublasHandle_t h;
   CKB(cublasCreate(&h));
   CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
@@ -74,13 +77,36 @@ int main(int argc, char **argv) {
   struct Choice { int smallGrid, splitK; };
   std::vector<Choice> choices{{-1, -1}};  // -1: the header's values
 #ifdef SGEMM_SWEEP
-  if (mode == "sweep" || mode == "sweep-small") {  // sweep-small: the small checks only
+  if (mode == "sweep" || mode == "sweep-small" || mode == "sweep-tiny") {  // sweep-small: the small checks only
     // MM_SMALL_GRID / MM_SPLIT_K: the rule with and without split k, the point (never split),
     // each small-grid instantiation unsplit and in 2 and 3 chunks.
     choices = {{1, 1}, {1, 0}, {0, 1}, {2, 0}, {2, 2}, {2, 3}, {3, 0}, {3, 2}, {3, 3},
                {4, 0}, {4, 2}, {4, 3}};
     sizes = {{1000, 1200, 1100, 0, true}, {997, 1013, 1009, 0, true}, {37, 41, 43, 0, false},
              {131, 67, 257, 0, false}, {997, 1013, 1009, 1, false}};
+    // SGEMM_CHOICES="sg:sk,..." and SGEMM_SIZES="n,m,p;..." (all timed) replace the lists.
+    if (const char *e = getenv("SGEMM_CHOICES")) {
+      choices.clear();
+      for (const char *q = e; *q;) {
+        Choice c{};
+        if (sscanf(q, "%d:%d", &c.smallGrid, &c.splitK) != 2) break;
+        choices.push_back(c);
+        q = strchr(q, ',');
+        if (!q) break;
+        ++q;
+      }
+    }
+    if (const char *e = getenv("SGEMM_SIZES")) {
+      sizes.clear();
+      for (const char *q = e; *q;) {
+        Size z{0, 0, 0, 0, true};
+        if (sscanf(q, "%d,%d,%d", &z.n, &z.m, &z.p) != 3) break;
+        sizes.push_back(z);
+        q = strchr(q, ';');
+        if (!q) break;
+        ++q;
+      }
+    }
   }
 #endif
   for (Choice ch : choices)
@@ -91,7 +117,7 @@ int main(int argc, char **argv) {
     if (ch.smallGrid >= 0) snprintf(tag, sizeof tag, "sg%d/sk%d", ch.smallGrid, ch.splitK);
     if (ch.smallGrid >= 0) label = tag;
 #endif
-    if ((checkOnly && z.time) || (mode == "small" && z.n >= 500)) continue;
+    if ((checkOnly && z.time) || ((mode == "small" || mode == "sweep-tiny") && z.n >= 500)) continue;
     std::vector<float> hA((size_t)z.n * z.m), hB((size_t)z.m * z.p);
     for (float &x : hA) x = dist(rng);
     for (float &x : hB) x = dist(rng);

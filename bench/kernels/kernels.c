@@ -416,3 +416,84 @@ void blur5(int n, int m, const float A[restrict n][m], float B[restrict n][m])
             B[i][j] = 0.04f * s;
         }
 }
+
+/* PolyBench's gesummv on a rectangle, as PolyBench writes it: two sums per row into array
+ * elements, zeroed first, and an epilogue (AccumulatorPromotion: two scalars; LaneReduction: a
+ * warp per row, both sums in one loop). */
+void gesummv(int rows, int cols, float alpha, float beta, const float A[restrict rows][cols],
+             const float B[restrict rows][cols], const float x[restrict cols],
+             float tmp[restrict rows], float y[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        tmp[i] = 0.0f;
+        y[i] = 0.0f;
+        for (int j = 0; j < cols; j++) {
+            tmp[i] = A[i][j] * x[j] + tmp[i];
+            y[i] = B[i][j] * x[j] + y[i];
+        }
+        y[i] = alpha * tmp[i] + beta * y[i];
+    }
+}
+
+/* gramschmidt's column step: r[j] = q . A[:][j], then A[:][j] -= q r[j] (a column sum, then an
+ * update of the same column, which the block's warps split after sharing the sum). */
+void gsupdate(int rows, int cols, const float q[restrict rows], float A[restrict rows][cols],
+              float r[restrict cols])
+{
+    for (int j = 0; j < cols; j++) {
+        r[j] = 0.0f;
+        for (int i = 0; i < rows; i++)
+            r[j] += q[i] * A[i][j];
+        for (int i = 0; i < rows; i++)
+            A[i][j] = A[i][j] - q[i] * r[j];
+    }
+}
+
+/* Symmetric rank-k product, lower triangle (syrk's shape): C[i][j] = row i . row j, j <= i. */
+void syrkl(int n, int k, const float A[restrict n][k], float C[restrict n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++) {
+            float s = 0.0f;
+            for (int p = 0; p < k; p++)
+                s += A[i][p] * A[j][p];
+            C[i][j] = s;
+        }
+}
+
+/* Covariance's product D^T D: the upper triangle accumulated in C, mirrored below. */
+void atasym(int n, int m, const float D[restrict n][m], float C[restrict m][m])
+{
+    for (int i = 0; i < m; i++)
+        for (int j = i; j < m; j++) {
+            C[i][j] = 0.0f;
+            for (int k = 0; k < n; k++)
+                C[i][j] += D[k][i] * D[k][j];
+            C[j][i] = C[i][j];
+        }
+}
+
+/* 2-D 3x5 filter whose weights are scalar parameters, one per row of the window (session 11). */
+void wfilt35(int rows, int cols, float c0, float c1, float c2,
+             const float A[restrict rows + 2][cols + 4], float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            B[i][j] = c0 * (A[i][j] + A[i][j + 1] + A[i][j + 2] + A[i][j + 3] + A[i][j + 4]) +
+                      c1 * (A[i + 1][j] + A[i + 1][j + 1] + A[i + 1][j + 2] + A[i + 1][j + 3] + A[i + 1][j + 4]) +
+                      c2 * (A[i + 2][j] + A[i + 2][j + 1] + A[i + 2][j + 2] + A[i + 2][j + 3] + A[i + 2][j + 4]);
+}
+
+/* 2-D 9x9 convolution: 81 taps, more than a thread keeps in registers (session 11). */
+void conv2d9(int rows, int cols, const float A[restrict rows + 8][cols + 8], const float K[restrict 9][9],
+             float B[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 9; a++)
+                for (int b = 0; b < 9; b++)
+                    s += K[a][b] * A[i + a][j + b];
+            B[i][j] = s;
+        }
+}

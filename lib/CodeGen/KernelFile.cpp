@@ -22,6 +22,8 @@ ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i) {
   sg.macroPrefix = k.macroPrefix + "_SG" + number;
   sg.alternatives.clear();
   sg.tuning.clear();
+  for (const auto &[name, value] : k.alternatives.at(i))  // not a tuning parameter
+    if (name == "MIN_BLOCKS") sg.minBlocksPerSM = value;
   std::map<std::string, ir::Expr> renamed;
   for (const ir::TuningParam &t : k.tuning) {
     ir::TuningParam p = t;

@@ -178,9 +178,14 @@ json kernelEntry(const LoweredKernel &lk) {
       altGrid.push_back({{"iterations", text(d.iterations)}, {"per_block", text(d.perBlock)},
                          {"max_blocks", d.maxBlocks}});
     for (const ir::TuningParam &t : alt.tuning) point[t.macro] = t.defaultValue;
+    // Split k: the chunks the launch runs (splitCount, over <NAME>_SPLIT_K and rtcuda_sms).
+    if (alt.splitK.trip && altGrid.size() == 1)
+      altGrid.push_back({{"iterations", splitCount(alt, k.macro("SPLIT_K"))}, {"per_block", "1"},
+                         {"max_blocks", 65535}});
     alternatives.push_back({{"name", alt.name}, {"select_macro", k.macro("SMALL_GRID")},
                             {"select_value", int(i) + 2}, {"grid", altGrid},
                             {"block_threads", text(alt.blockThreads)}, {"point", point}});
+    if (alt.splitK.trip) alternatives.back()["split_macro"] = k.macro("SPLIT_K");
   }
   // The 64-bit instantiation of a kernel whose index arithmetic is 32-bit where it fits
   // (IndexWidth.cpp): the same grid and macros, at the header's point.

@@ -213,7 +213,8 @@ std::string print(const Stmt &s, PrintMode mode, int indent) {
 std::string printSignature(const Kernel &k, PrintMode mode) {
   std::string s;
   if (mode == PrintMode::Cuda)
-    s += "__global__ void __launch_bounds__(" + k.macro("BLOCKSIZE") + ")\n";
+    s += "__global__ void __launch_bounds__(" + k.macro("BLOCKSIZE") +
+         (k.minBlocksPerSM > 0 ? ", " + std::to_string(k.minBlocksPerSM) : std::string()) + ")\n";
   else if (mode == PrintMode::Dump)
     s += "kernel ";
   else

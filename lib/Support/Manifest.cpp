@@ -173,11 +173,15 @@ Manifest readManifest(const std::string &outDir) {
           c.bad(where + "alternatives[].select_value", std::to_string(alt.selectValue),
                 "0 and 1 choose no alternative");
         for (const json &g : a.at("grid")) {
-          alt.gridIterations.push_back(c.expression(where + "alternatives[].grid[].iterations", g.at("iterations")));
+          // grid[1] of a split instantiation: its chunks of k, the launch's rule (splitCount)
+          alt.gridIterations.push_back(c.expression(where + "alternatives[].grid[].iterations", g.at("iterations"),
+                                                    {"rtcuda_ceil_div", "rtcuda_min", "rtcuda_max"}));
           alt.gridPerBlock.push_back(c.expression(where + "alternatives[].grid[].per_block", g.at("per_block")));
           alt.gridMaxBlocks.push_back(g.value("max_blocks", 2147483647LL));
         }
         alt.blockThreads = c.expression(where + "alternatives[].block_threads", a.value("block_threads", ""));
+        if (a.contains("split_macro"))
+          alt.splitMacro = c.identifier(where + "alternatives[].split_macro", a.at("split_macro"));
         for (const auto &[macro, value] : a.at("point").items())
           alt.point.push_back({c.identifier(where + "alternatives[].point", macro), value.get<int>()});
         mk.alternatives.push_back(alt);

@@ -10,10 +10,11 @@
 //                                                 }
 //
 // Applies to a loop of the thread's guarded body (one thread per iteration, after
-// LoopPartition) whose body is one store `X[e] = X[e] + v` (or `v + X[e]`, `X[e] += v`) into a
-// parameter array, with `e` not using the loop's variable and `v` not reading X: no iteration
-// reads another element of X, so the element's value flows only through the sum. A store
-// `X[e] = c` right before the loop becomes the sum's initial value. The additions keep their
+// LoopPartition) whose body is only stores `X[e] = X[e] + v` (or `v + X[e]`, `X[e] += v`) into
+// distinct parameter arrays, with no `e` using the loop's variable and no `v` or `e` reading
+// any of the arrays: no iteration reads another element of them, so each element's value flows
+// only through its sum (one scalar each: gesummv's tmp[i] and y[i]). Stores `X[e] = c` right
+// before the loop become the sums' initial values. The additions keep their
 // order. Kernels with atomics are left alone. docs/passes/AccumulatorPromotion.md.
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -30,30 +31,55 @@ bool readsArray(const Expr &e, const std::string &array) {
   return found;
 }
 
-// The addend v of `loop`'s one statement `X[e] = X[e] + v` (or `v + X[e]`, `X[e] += v`), or
-// null when the loop is not such a sum.
-Expr addend(const Kernel &k, const Stmt &loop) {
-  if (loop->kind != StmtKind::For || loop->loopKind != LoopKind::Serial) return nullptr;
-  std::vector<Stmt> body;
-  for (const Stmt &s : statementsOf(loop->body))
-    if (s->kind != StmtKind::Comment) body.push_back(s);
-  if (body.size() != 1 || body[0]->kind != StmtKind::Store) return nullptr;
-  const Stmt &st = body[0];
-  const Param *p = k.findParam(st->name);
-  if (!p || !p->isArray) return nullptr;
-  for (const Expr &i : st->indices)
-    if (mentions(i, loop->name) || readsArray(i, st->name)) return nullptr;
-  Expr v;
-  if (st->op == "+=") {
-    v = st->value;
-  } else if (st->op == "=" && st->value->kind == ExprKind::Binary && st->value->name == "+") {
-    Expr self = load(st->name, st->indices, p->type);
-    const Expr &a = st->value->operands[0], &b = st->value->operands[1];
-    if (equal(a, self)) v = b;
-    else if (equal(b, self)) v = a;
+// One sum of a loop: the store `X[e] = X[e] + v` (or `v + X[e]`, `X[e] += v`) and its addend v.
+struct Sum {
+  Stmt store;
+  Expr addend;
+};
+
+// The sums of `loop`, whose body is only such stores into distinct parameter arrays, with no
+// subscript using the loop's variable and no addend or subscript reading any of the arrays; or
+// nothing when the loop is not such a loop. Several sums (gesummv: tmp[i] and y[i]) each get a
+// scalar of their own.
+std::vector<Sum> sumsOf(const Kernel &k, const Stmt &loop) {
+  if (loop->kind != StmtKind::For || loop->loopKind != LoopKind::Serial) return {};
+  std::vector<Sum> sums;
+  for (const Stmt &s : statementsOf(loop->body)) {
+    if (s->kind == StmtKind::Comment) continue;
+    if (s->kind != StmtKind::Store) return {};
+    const Param *p = k.findParam(s->name);
+    if (!p || !p->isArray) return {};
+    for (const Sum &o : sums)
+      if (o.store->name == s->name) return {};
+    Expr v;
+    if (s->op == "+=") {
+      v = s->value;
+    } else if (s->op == "=" && s->value->kind == ExprKind::Binary && s->value->name == "+") {
+      Expr self = load(s->name, s->indices, p->type);
+      const Expr &a = s->value->operands[0], &b = s->value->operands[1];
+      if (equal(a, self)) v = b;
+      else if (equal(b, self)) v = a;
+    }
+    if (!v) return {};
+    sums.push_back({s, v});
   }
-  if (!v || readsArray(v, st->name)) return nullptr;
-  return v;
+  for (const Sum &sum : sums) {
+    for (const Expr &i : sum.store->indices) {
+      if (mentions(i, loop->name)) return {};
+      for (const Sum &o : sums)
+        if (readsArray(i, o.store->name)) return {};
+    }
+    for (const Sum &o : sums)
+      if (readsArray(sum.addend, o.store->name)) return {};
+  }
+  return sums;
+}
+
+bool sameElement(const Stmt &a, const Stmt &b) {
+  if (a->name != b->name || a->indices.size() != b->indices.size()) return false;
+  for (size_t i = 0; i < a->indices.size(); ++i)
+    if (!equal(a->indices[i], b->indices[i])) return false;
+  return true;
 }
 
 }  // namespace
@@ -66,37 +92,50 @@ Kernel accumulatorPromotion(const Kernel &k, const PassContext &) {
   std::vector<Stmt> body = statementsOf(guard->body), out;
   Kernel result = k, names = k;  // names: the kernel and the sums made so far (fresh names)
   for (size_t s = 0; s < body.size(); ++s) {
-    Expr v = addend(k, body[s]);
-    if (!v) {
+    std::vector<Sum> sums = sumsOf(k, body[s]);
+    if (sums.empty()) {
       out.push_back(body[s]);
       continue;
     }
     const Stmt &loop = body[s];
-    Stmt st;
-    for (const Stmt &c : statementsOf(loop->body))
-      if (c->kind == StmtKind::Store) st = c;
-    Type t = k.findParam(st->name)->type;
-    Expr init = load(st->name, st->indices, t);
-    // `X[e] = c;` just before: the sum starts from c.
-    if (!out.empty() && out.back()->kind == StmtKind::Store && out.back()->op == "=" &&
-        out.back()->name == st->name && out.back()->indices.size() == st->indices.size() &&
-        !readsArray(out.back()->value, st->name)) {
-      bool same = true;
-      for (size_t i = 0; i < st->indices.size(); ++i)
-        same &= equal(out.back()->indices[i], st->indices[i]);
-      if (same) init = out.back()->value, out.pop_back();
+    std::vector<Expr> inits;
+    std::vector<bool> started(sums.size(), false);
+    for (const Sum &sum : sums)
+      inits.push_back(load(sum.store->name, sum.store->indices, k.findParam(sum.store->name)->type));
+    // `X[e] = c;` just before (the zeroing, in any order): the sum starts from c. c reads none
+    // of the loop's arrays, so taking it before the other zeroing stores changes nothing.
+    for (bool took = true; took && !out.empty();) {
+      took = false;
+      const Stmt &prev = out.back();
+      if (prev->kind != StmtKind::Store || prev->op != "=") break;
+      for (size_t i = 0; i < sums.size() && !took; ++i) {
+        bool readsAny = false;
+        for (const Sum &o : sums) readsAny |= readsArray(prev->value, o.store->name);
+        if (!sameElement(prev, sums[i].store) || readsAny || started[i]) continue;
+        inits[i] = prev->value;
+        started[i] = true;
+        out.pop_back();
+        took = true;
+      }
     }
-    std::string acc = freshName(names, st->name + "_sum");
-    std::vector<Stmt> taken = statementsOf(names.body);
-    taken.push_back(decl(acc, t));
-    names.body = block(taken);
-    out.push_back(withLoc(decl(acc, t, init), st->loc));
-    auto summed = std::make_shared<StmtNode>(*loop);
-    summed->body = withLoc(block({withLoc(assign(acc, "+=", v), st->loc)}), loop->body->loc);
-    out.push_back(summed);
-    out.push_back(withLoc(store(st->name, st->indices, "=", var(acc, t)), st->loc));
-    result.remarks.push_back("accumulator: loop '" + loop->name + "' adds into '" + acc +
-                             "', stored into " + st->name + " once after it");
+    std::vector<Stmt> summed, stored;
+    for (size_t i = 0; i < sums.size(); ++i) {
+      const Stmt &st = sums[i].store;
+      Type t = k.findParam(st->name)->type;
+      std::string acc = freshName(names, st->name + "_sum");
+      std::vector<Stmt> taken = statementsOf(names.body);
+      taken.push_back(decl(acc, t));
+      names.body = block(taken);
+      out.push_back(withLoc(decl(acc, t, inits[i]), st->loc));
+      summed.push_back(withLoc(assign(acc, "+=", sums[i].addend), st->loc));
+      stored.push_back(withLoc(store(st->name, st->indices, "=", var(acc, t)), st->loc));
+      result.remarks.push_back("accumulator: loop '" + loop->name + "' adds into '" + acc +
+                               "', stored into " + st->name + " once after it");
+    }
+    auto loopOut = std::make_shared<StmtNode>(*loop);
+    loopOut->body = withLoc(block(summed), loop->body->loc);
+    out.push_back(loopOut);
+    out.insert(out.end(), stored.begin(), stored.end());
   }
   if (result.remarks.size() == k.remarks.size()) return k;
   auto newGuard = std::make_shared<StmtNode>(*guard);

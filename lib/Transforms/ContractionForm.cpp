@@ -60,6 +60,13 @@ void countAccesses(const Stmt &s, const std::string &array, const std::string &i
   });
 }
 
+// `C[j][i] = C[i][j]`: the mirrored store of a symmetric product (covariance, correlation).
+bool isMirror(const Stmt &s, const std::string &array, const std::string &i, const std::string &j) {
+  return s->kind == StmtKind::Store && s->name == array && s->op == "=" &&
+         atIJ(s->indices, j, i) && s->value->kind == ExprKind::Load &&
+         s->value->name == array && atIJ(s->value->operands, i, j);
+}
+
 bool hasJump(const Stmt &s) {
   bool jump = false;
   visitStmt(s, [&](const Stmt &n) {
@@ -141,7 +148,7 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     guarded = body[0];
     body = statementsOf(guarded->body);
   }
-  std::string array, acc, kName;
+  std::string array, acc, kName, mirrorNote;
   bool changed = false;
   if (findAccumulated(body, i, j, array, kName)) {
     const Param *p = k.findParam(array);
@@ -149,15 +156,30 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     for (const Stmt &s : {k.body, k.finish}) countAccesses(s, array, i, j, all, ignored);
     for (const Stmt &s : body) countAccesses(s, array, i, j, ignored, exact);
     if (!p || !p->isArray) return no("");
+    // Mirrored stores after the last other access copy the final value: they store the
+    // accumulator too (each thread's C[j][i] is its own C[i][j], which no other iteration
+    // touches: ParallelLoops proved the loops parallel with the mirror in place).
+    std::vector<bool> mirror(body.size(), false);
+    size_t mirrors = 0;
+    for (size_t n = 0; n < body.size(); ++n)
+      if (isMirror(body[n], array, i, j)) mirror[n] = true, ++mirrors;
+    all -= int(2 * mirrors);
+    exact -= int(mirrors);
     if (exact != all)
       return no("'" + array + "' is accessed elsewhere than at [" + i + "][" + j + "] in the "
-                "body of loop '" + j + "'");
+                "body of loop '" + j + "'" + (mirrors ? " (besides its mirror [" + j + "][" +
+                                                        i + "] = [" + i + "][" + j + "])"
+                                                      : std::string()));
     size_t first = body.size(), last = 0;
     for (size_t n = 0; n < body.size(); ++n) {
       int a = 0, e = 0;
-      countAccesses(body[n], array, i, j, a, e);
+      if (!mirror[n]) countAccesses(body[n], array, i, j, a, e);
       if (a) first = std::min(first, n), last = n;
     }
+    for (size_t n = 0; n < last; ++n)
+      if (mirror[n])
+        return no("the mirrored store '" + array + "[" + j + "][" + i + "]' comes before the "
+                  "last update of '" + array + "[" + i + "][" + j + "]'");
     for (size_t n = first; n <= last; ++n)
       if (hasJump(body[n])) return no("a break or continue lies between the accesses to '" + array + "'");
     bool atomic = false;
@@ -191,7 +213,13 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     for (size_t n = first + 1; n <= last; ++n) formed.push_back(promote(body[n]));
     formed.push_back(withLoc(store(array, {var(i), var(j)}, "=", var(acc, p->type)),
                              body[last]->loc));
-    formed.insert(formed.end(), body.begin() + last + 1, body.end());
+    for (size_t n = last + 1; n < body.size(); ++n)
+      formed.push_back(mirror[n] ? withLoc(store(array, {var(j), var(i)}, "=",
+                                                 var(acc, p->type)), body[n]->loc)
+                                 : body[n]);
+    if (mirrors)
+      mirrorNote = "contraction: the mirrored store '" + array + "[" + j + "][" + i + "] = " +
+                   array + "[" + i + "][" + j + "]' stores the accumulator too";
     body = formed;
     changed = true;
   }
@@ -201,6 +229,7 @@ Kernel formContraction(const Kernel &k, std::string *why) {
     auto jl = std::make_shared<StmtNode>(*loops[1]);
     jl->body = jBody;
     out.body = mapStmt(k.body, [&](const Stmt &s) -> Stmt { return s == loops[1] ? Stmt(jl) : s; });
+    if (!mirrorNote.empty()) out.remarks.push_back(mirrorNote);
     return out;
   };
   if (!guarded) {

@@ -86,7 +86,7 @@ public:
   std::vector<Stmt> distributeTop(const std::vector<Stmt> &path, const Stmt &loop, bool &changed) {
     changed = false;
     Kind before = kindOf(path, loop);
-    if (before == Kind::Free) return {loop};
+    if (before == Kind::Free) return splitNest(path, loop, changed);
     std::vector<std::pair<SourceLoc, std::string>> notes;
     std::vector<std::vector<Piece>> groups = split(path, loop, notes);
     std::vector<Stmt> loops;
@@ -133,6 +133,61 @@ public:
 private:
   const Kernel &fn;
   std::set<std::string> said;
+
+  // A parallel loop whose body is statements without loops around one parallel loop
+  // (correlation: `corr[i][i] = 1; for j ...`): the statements go into loops of their own,
+  // so that the two loops are one perfect parallel nest. Kept when both cuts are legal and
+  // the inner loop's trip count is not a constant below 32 (then one more launch would not
+  // pay for itself).
+  std::vector<Stmt> splitNest(const std::vector<Stmt> &path, const Stmt &loop, bool &changed) {
+    changed = false;
+    std::vector<Piece> pieces;
+    size_t pos = 0, inner = 0;
+    int64_t step = 0;
+    if (!reorderBlocker(loop).empty() || !isConst(loop->step, &step) || step <= 0)
+      return {loop};
+    for (const Stmt &s : statementsOf(loop->body)) {
+      if (s->kind == StmtKind::Comment) continue;
+      bool nested = false;
+      visitStmt(s, [&](const Stmt &n) {
+        nested |= n->kind == StmtKind::For || n->kind == StmtKind::While;
+      });
+      if (s->kind == StmtKind::For) pos = pieces.size(), ++inner;
+      else if (nested || s->kind == StmtKind::Decl) return {loop};
+      pieces.push_back({s, nullptr});
+    }
+    if (inner != 1 || pieces.size() < 2) return {loop};
+    const Stmt &j = pieces[pos].stmt;
+    int64_t lo = 0, hi = 0;
+    if (isConst(j->min, &lo) && isConst(j->end, &hi) && hi - lo < 32) return {loop};
+    std::vector<Stmt> nestPath = path;
+    nestPath.push_back(withBody(loop, {j}));
+    if (!reorderBlocker(j).empty() || kindOf(nestPath, j) != Kind::Free) return {loop};
+    std::vector<Stmt> loops = probe(path, withBody(loop, stmtsOf(pieces)));
+    for (size_t cut : {pos, pos + 1}) {
+      if (cut == 0 || cut == pieces.size()) continue;
+      std::string why = cutBlocker(loops, pieces, cut);
+      if (!why.empty()) {
+        remark(loop->loc, at(loop) + " not distributed before " + describe(pieces[cut].stmt) +
+                              ": " + why);
+        return {loop};
+      }
+    }
+    std::vector<Stmt> out;
+    std::vector<Piece> before(pieces.begin(), pieces.begin() + pos);
+    std::vector<Piece> after(pieces.begin() + pos + 1, pieces.end());
+    if (!before.empty()) out.push_back(withBody(loop, stmtsOf(before)));
+    out.push_back(withBody(loop, {j}));
+    if (!after.empty()) out.push_back(withBody(loop, stmtsOf(after)));
+    changed = true;
+    remark(loop->loc, at(loop) + " distributed into " + std::to_string(out.size()) +
+                          " loops: its statements outside " + at(j) + " in loops of their "
+                          "own, so that loops '" + loop->name + "' and '" + j->name +
+                          "' are one parallel nest; no statement depends on a later one in an "
+                          "earlier iteration of loop '" + loop->name + "'");
+    return out;
+  }
+
 
   // Each remark once (a serial loop's inner loops are looked at again on their own).
   void remark(const SourceLoc &loc, const std::string &text) {

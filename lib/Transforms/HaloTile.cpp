@@ -471,6 +471,18 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     for (const auto &[name, w] : tiled) reads += w.points;
     const int64_t span0 = tiled[0].second.hi[0] - tiled[0].second.lo[0] + 1;
     out.tuning.push_back({"GROUP", k.macro("GROUP"), {1, 2}, reads < 4 * span0 ? 2 : 1});
+    // WIDTH: columns of a tile row (32 where the block size is no multiple of it), by default
+    // the width whose tile plane moves the fewest sectors at the default block size, the wider
+    // on a tie (H100, session 11, WIDTH 32 / 64: the 27-point box 0.70x / 0.76x copy bandwidth,
+    // the 5 x 3 x 3 box 0.68x / 0.74x, the 13-point star 0.61x / 0.60x, the 27-tap filter 0.67x
+    // / 0.63x at 257 x 509 x 513, 0.68x / 0.72x at 127 x 1031 x 1019; 128: 0.79x, 0.72x, 0.46x,
+    // 0.45x: a star's or a small block's 4 rows carry as many halo rows).
+    const int64_t defaultBlock = ctx.options.defaultBlockSize ? ctx.options.defaultBlockSize
+                                 : out.preferredBlockSize     ? out.preferredBlockSize
+                                                              : 256;
+    out.tuning.push_back({"WIDTH", k.macro("WIDTH"),
+                          std::vector<int>(std::begin(kSlideWidths), std::end(kSlideWidths)),
+                          int(slideWidth(k, tiled, chosen, defaultBlock))});
     out.passes.push_back("HaloTile");
     windowRemarks(out, "a block slides its tile and halo through shared memory along '" + vars[0] +
                            "', " + k.macro("PLANES") + " planes, " + k.macro("ITEMS") +
@@ -548,14 +560,24 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     for (Stmt &st : rowSums(k, *sums, loops, tileOf, first)) perTile.push_back(st);
     Kernel out = tiledKernel();
     out.maxBlockSize = int(rowsBlock);
-    int items8 = std::min(rowItems.back(), 8);
-    out.tuning.push_back({"ITEMS", k.macro("ITEMS"), rowItems, items8});
+    // ITEMS: 4 rows per thread for bodies of at most kManyTerms terms, 8 for more (H100, session
+    // 11, the kinds at 8191 x 8193, bench/results/h100-2026-11-24-s11-conv11-2: at 4 rows and
+    // the default COLS the 3 x 5 filter 0.86x copy bandwidth against 0.73x at 8, 5 x 3 0.88x
+    // against 0.74x, the 5 x 5 box 0.86x against 0.74x, two 3 x 5 inputs 0.84x against 0.77x,
+    // the 5 x 5 filter 0.82x against 0.85x; the 7 x 7 filter 0.70x against 0.75x, 6 x 6 0.78x
+    // against 0.74x). Shorter tiles cost more halo rows yet ran faster; ncu did not show why
+    // (docs/passes/HaloTile.md, "Limits in one and two dimensions").
+    const bool many = sums->terms.size() > kManyTerms;
+    int itemsTarget = many ? 8 : 4, itemsChosen = rowItems.front();
+    for (int v : rowItems)
+      if (v <= itemsTarget) itemsChosen = v;
+    out.tuning.push_back({"ITEMS", k.macro("ITEMS"), rowItems, itemsChosen});
     // COLS: 4 outputs per thread along the row where the body has many terms, else 2 (H100, the
     // kinds, bench/results/h100-2026-11-24-s10-halo10-2: the 7 x 7 filter, 49 terms, 0.74x copy
     // bandwidth at 4, 0.69x at 2, 0.63x at 1: its FMAs and the per-tile work bound the issue,
     // and 4 columns share a row's reads and the tile's index work; the 3 x 5 filter 0.73x at 2,
     // 0.68x at 1; 5 x 3 0.74x, 0.67x; 5 x 5 0.85x, 0.84x, 0.77x at 4).
-    int cols = std::min(colValues.back(), sums->terms.size() > kManyTerms ? 4 : 2);
+    int cols = std::min(colValues.back(), many ? 4 : 2);
     out.tuning.push_back({"COLS", k.macro("COLS"), colValues, cols});
     if (rowsRegisters(k, *sums, tiled, tapsOf, cols) > 64) out.preferredBlockSize = 128;
     out.passes.push_back("HaloTile");

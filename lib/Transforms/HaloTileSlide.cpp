@@ -1,6 +1,6 @@
 // HaloTile in three dimensions: 2.5-D blocking. A block owns a column of the output, a tile of
-// BLOCKSIZE * ITEMS / 32 rows of 32 in each of PLANES consecutive planes, and walks it plane by
-// plane. Each plane of the input tile (the rows and columns plus their halo) is copied from
+// BLOCKSIZE * ITEMS / WIDTH rows of WIDTH columns in each of PLANES consecutive planes, and walks
+// it plane by plane. Each plane of the input tile (the rows and columns plus their halo) is copied from
 // global memory once, asynchronously (cp.async: rtcuda_copy_async in kernel.cu), DEPTH planes
 // ahead, into one of DEPTH + group shared slots; each thread keeps the planes its outputs still need
 // in registers (its window: the halo planes of the outermost loop, ITEMS + halo rows, the column
@@ -35,6 +35,7 @@
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
 
+#include <algorithm>
 #include <set>
 
 namespace rtcuda::halo {
@@ -72,11 +73,34 @@ int64_t slideWindowWords(const Kernel &k, const Tiled &tiled, int64_t items) {
 }
 
 int64_t slideSharedBytes(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
-  int64_t bytes = 0;
-  for (const auto &[name, w] : tiled)
-    bytes += (kMaxDepth + 1) * (blockSize * items / kWarp + w.hi[1] - w.lo[1]) * (kWarp + w.hi[2] - w.lo[2]) *
-             k.findParam(name)->type.bytes();
-  return bytes;
+  int64_t most = 0;
+  for (int64_t width : kSlideWidths) {  // the largest over the widths (any may be chosen)
+    if (blockSize % width) continue;
+    int64_t bytes = 0;
+    for (const auto &[name, w] : tiled)
+      bytes += (kMaxDepth + 1) * (blockSize * items / width + w.hi[1] - w.lo[1]) *
+               (width + w.hi[2] - w.lo[2]) * k.findParam(name)->type.bytes();
+    most = std::max(most, bytes);
+  }
+  return most;
+}
+
+// WIDTH's default: the width whose plane tile moves the fewest 32-byte sectors (a row of `e`
+// elements of `b` bytes that starts anywhere spans at most ceil((e - 1) * b / 32) + 1 of them;
+// a tile plane has blockSize * items / width rows of outputs plus the halo rows), the wider on a
+// tie (fewer, longer rows). Every width has blockSize * items outputs per plane.
+int64_t slideWidth(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
+  int64_t best = kWarp, bestSectors = -1;
+  for (int64_t width : kSlideWidths) {
+    if (blockSize % width || blockSize * items < width) continue;
+    int64_t sectors = 0;
+    for (const auto &[name, w] : tiled) {
+      int64_t b = k.findParam(name)->type.bytes(), e = width + w.hi[2] - w.lo[2];
+      sectors += (blockSize * items / width + w.hi[1] - w.lo[1]) * (((e - 1) * b + 31) / 32 + 1);
+    }
+    if (bestSectors < 0 || sectors <= bestSectors) best = width, bestSectors = sectors;
+  }
+  return best;
 }
 
 // Words of the window that stay live: entry x of window plane p is read at plane p, or moves
@@ -152,12 +176,24 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     top.push_back(constantDecl(slotsName, add(depth, var(groupName))));
   }
   Expr group = var(groupName), slots = var(slotsName);
+  // WIDTH columns per tile row where the block size is a multiple of it, else 32: a constant of
+  // the kernel; the launch's grid counts the tiles with its expression.
+  const std::string widthName = freshName(k, "width");
+  const Expr widthOf = select(binary("==", mod(bs, var(k.macro("WIDTH"))), intImm(0)),
+                              var(k.macro("WIDTH")), intImm(kWarp));
+  top.push_back(constantDecl(widthName, widthOf));
+  Expr width = var(widthName);
   const int64_t lo0 = tiled[0].second.lo[0], span0 = tiled[0].second.hi[0] - lo0 + 1;
   const std::optional<SlideSums> sums = slideSums(k, loops.back()->body, vars, tiled, taps);
-  std::vector<Expr> extents{planes, div(mul(bs, items), intImm(kWarp)), intImm(kWarp)}, tiles;
-  for (size_t d = 0; d < 3; ++d)
-    tiles.push_back(simplify(div(add(simplify(tripCount(loops[d])), sub(extents[d], intImm(1))),
-                                 extents[d])));
+  auto tilesOf = [&](const Expr &w) {  // tiles per dimension at width w
+    std::vector<Expr> extents{planes, div(mul(bs, items), w), w}, tiles;
+    for (size_t d = 0; d < 3; ++d)
+      tiles.push_back(simplify(
+          div(add(simplify(tripCount(loops[d])), sub(extents[d], intImm(1))), extents[d])));
+    return tiles;
+  };
+  std::vector<Expr> extents{planes, div(mul(bs, items), width), width}, tiles = tilesOf(width),
+                    grid = tilesOf(widthOf);
   Expr allTiles = simplify(mul(mul(tiles[0], tiles[1]), tiles[2]));
   top.push_back(comment("halo tile, 2.5-D: a block walks " + k.macro("PLANES") +
                         " planes of its tile; each plane of " + std::to_string(tiled.size()) +
@@ -173,8 +209,8 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                            simplify(add(loops[d]->min, mul(coordinate(var(tile), tiles, d),
                                                            extents[d])))));
   }
-  perTile.push_back(decl(col, kInt, mod(tid, intImm(kWarp))));
-  perTile.push_back(decl(grp, kInt, div(tid, intImm(kWarp))));
+  perTile.push_back(decl(col, kInt, mod(tid, width)));
+  perTile.push_back(decl(grp, kInt, div(tid, width)));
   // Steps: one per plane of the block's window, the last tile of a column may hold fewer planes.
   Expr left = sub(loops[0]->end, var(first[0], loops[0]->type));
   perTile.push_back(decl(steps, kInt,
@@ -186,7 +222,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     static_cast<TileArray &>(a) = tileArray(k, name, w);
     a.j0 = freshName(k, name + "_" + vars[1] + "0");
     a.i0 = freshName(k, name + "_" + vars[2] + "0");
-    a.rowWidth = intImm(kWarp + w.hi[2] - w.lo[2]);
+    a.rowWidth = simplify(add(width, intImm(w.hi[2] - w.lo[2])));
     a.slice = simplify(mul(add(extents[1], intImm(w.hi[1] - w.lo[1])), a.rowWidth));
     a.wrow = intImm(w.hi[2] - w.lo[2] + 1);
     a.wplane = simplify(mul(add(items, intImm(w.hi[1] - w.lo[1])), a.wrow));
@@ -356,7 +392,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                                 cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),
                                 LoopKind::Block),
                         loops[0]->loc));
-  return allTiles;
+  return simplify(mul(mul(grid[0], grid[1]), grid[2]));
 }
 
 }  // namespace rtcuda::halo

@@ -19,8 +19,12 @@
 //                                                     if (i < n && lane == 0) { sum = sum_lanes[threadIdx.x]; y[i] = sum; }
 //
 // Applies to a guarded one-thread-per-iteration body whose statements before the loop only set
-// the thread's own scalars, and whose loop only adds into one scalar accumulator declared there
-// (`sum += v` with v not reading sum). The sum is regrouped (LANES partial sums), as any
+// the thread's own scalars, and whose loop only adds into (or subtracts from) scalar
+// accumulators set there (`sum += v` with v reading no accumulator; several: gesummv's two sums,
+// one combine), beside stores whose iterations are independent (symm). Lanes other than 0 start
+// each sum from zero. What follows the loop runs on lane 0, except a last loop of independent
+// iterations, which the lanes split once they all hold the sums (LaneReductionEpilogue.cpp:
+// gramschmidt's column update). The sum is regrouped (LANES partial sums), as any
 // parallel reduction is; rtcuda verify checks it within its floating-point tolerance.
 #include "LaneReduction.h"
 #include "rtcuda/IR/Mutate.h"
@@ -39,9 +43,10 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
 
-// Statements that only set the thread's own scalars (declared among them).
-bool setsOnlyLocals(const std::vector<Stmt> &stmts) {
-  std::vector<std::string> declared;
+// Statements that only set the thread's own scalars (declared among them, or `outer`: declared
+// before the thread's index).
+bool setsOnlyLocals(const std::vector<Stmt> &stmts, const std::vector<std::string> &outer) {
+  std::vector<std::string> declared = outer;
   bool ok = true;
   for (const Stmt &s : stmts) {
     if (s->kind == StmtKind::Decl && !s->arraySize && !s->shared) {
@@ -55,20 +60,22 @@ bool setsOnlyLocals(const std::vector<Stmt> &stmts) {
   return ok;
 }
 
-// The loop's body adds into `acc` only; every other effect stays inside one iteration.
-bool addsInto(const Stmt &loop, const std::string &acc) {
+// The loop's body adds into the accumulators `accs` only (`acc += v`, v reading none of them);
+// every other effect stays inside one iteration.
+bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> &accs) {
   bool ok = true;
-  int updates = 0;
+  int updates = 0, stores = 0;
   std::vector<std::string> local;
+  auto isAcc = [&](const std::string &n) { return std::find(accs.begin(), accs.end(), n) != accs.end(); };
   visitStmt(loop->body, [&](const Stmt &s) {
     if (s->kind == StmtKind::Decl) local.push_back(s->name);
     if (s->kind == StmtKind::Break || s->kind == StmtKind::Barrier || s->kind == StmtKind::While)
       ok = false;
     if (s->kind == StmtKind::Store &&
         std::find(local.begin(), local.end(), s->name) == local.end())
-      ok = false;
-    if (s->kind == StmtKind::Assign && s->name == acc) {
-      ok &= s->op == "+=" && !mentions(s->value, acc);
+      ++stores;
+    if (s->kind == StmtKind::Assign && isAcc(s->name)) {
+      ok &= s->op == "+=" || s->op == "-=";
       ++updates;
     } else if (s->kind == StmtKind::Assign &&
                std::find(local.begin(), local.end(), s->name) == local.end()) {
@@ -80,10 +87,40 @@ bool addsInto(const Stmt &loop, const std::string &acc) {
         ok = false;
     });
   });
-  // Reads of the accumulator other than its own update.
+  // Reads of the accumulators other than their own updates.
   int reads = 0;
-  visitStmt(loop->body, nullptr, [&](const Expr &e) { reads += mentions(e, acc); });
+  visitStmt(loop->body, nullptr, [&](const Expr &e) {
+    for (const std::string &acc : accs) reads += mentions(e, acc);
+  });
+  // Stores beside the sums (symm's C[k][j] += ...) only where every iteration has its own
+  // elements: the lanes then run them in any order.
+  if (stores > 0 && !independentIterations(k, loop, accs)) return false;
   return ok && updates > 0 && reads == 0;
+}
+
+// The scalars that `loop` updates with `+=` or `-=` (the candidate accumulators): declared in
+// `before`, or declared before the thread's index (`outer`) and set by `before` with `=` (ludcmp's
+// `w = A[i][j]`: lanes other than 0 must not keep the value they had before).
+std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &before,
+                                   const std::vector<std::string> &outer) {
+  std::vector<std::string> names;
+  for (const Stmt &s : before)
+    if (s->kind == StmtKind::Decl && !s->arraySize && !s->shared) names.push_back(s->name);
+  for (const std::string &o : outer)
+    for (const Stmt &s : before)
+      if (s->kind == StmtKind::Assign && s->name == o && s->op == "=") {
+        names.push_back(o);
+        break;
+      }
+  std::vector<std::string> out;
+  for (const std::string &name : names) {
+    bool updated = false;
+    visitStmt(loop->body, [&](const Stmt &n) {
+      updated |= n->kind == StmtKind::Assign && n->name == name && (n->op == "+=" || n->op == "-=");
+    });
+    if (updated && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
 }
 
 // How far a load's address moves when `v` grows by one: a constant, or nullopt when the step
@@ -163,20 +200,56 @@ std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
   if (ll.index == top.size()) return std::nullopt;
   ll.body = statementsOf(top[ll.index + 1]->body);
   const std::vector<Stmt> &body = ll.body;
-  // The reduction loop: the first serial loop whose accumulator the statements before it set.
+  // The reduction loop: the first serial loop, whose accumulators the statements before it
+  // declare (several: gesummv's two sums, each its own partial sums).
   size_t l = 0;
-  std::string acc;
-  for (; l < body.size() && acc.empty(); ++l) {
-    if (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial) continue;
-    std::vector<Stmt> before(body.begin(), body.begin() + l);
-    if (!setsOnlyLocals(before)) return std::nullopt;
-    for (const Stmt &s : before)
-      if (s->kind == StmtKind::Decl && addsInto(body[l], s->name)) acc = s->name;
-    if (acc.empty()) return std::nullopt;
+  while (l < body.size() && (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial))
+    ++l;
+  if (l == body.size()) return std::nullopt;
+  std::vector<Stmt> before(body.begin(), body.begin() + l);
+  // The thread's scalars declared before its index, read nowhere after its guarded body.
+  std::vector<std::string> outer;
+  for (size_t s = 0; s < ll.index; ++s)
+    if (top[s]->kind == StmtKind::Decl && !top[s]->arraySize && !top[s]->shared) {
+      bool readAfter = false;
+      for (size_t t = ll.index + 2; t < top.size(); ++t)
+        visitStmt(top[t], [&](const Stmt &n) {
+          readAfter |= n->kind == StmtKind::Assign && n->name == top[s]->name;
+        }, [&](const Expr &e) { readAfter |= mentions(e, top[s]->name); });
+      if (!readAfter) outer.push_back(top[s]->name);
+    }
+  if (!setsOnlyLocals(before, outer)) return std::nullopt;
+  ll.accs = updatedBy(body[l], before, outer);
+  if (ll.accs.empty() || !addsInto(k, body[l], ll.accs)) return std::nullopt;
+  // The lanes run the loop's stores beside the statements before it, without a barrier: those
+  // read none of the arrays it stores.
+  std::vector<std::string> stored;
+  visitStmt(body[l]->body, [&](const Stmt &n) {
+    if (n->kind == StmtKind::Store && k.findParam(n->name)) stored.push_back(n->name);
+  });
+  bool readsStored = false;
+  for (const Stmt &st : before)
+    visitStmt(st, nullptr, [&](const Expr &e) {
+      visitExpr(e, [&](const Expr &n) {
+        readsStored |= n->kind == ExprKind::Load &&
+                       std::find(stored.begin(), stored.end(), n->name) != stored.end();
+      });
+    });
+  if (readsStored) return std::nullopt;
+  ll.stores = !stored.empty();
+  // Lanes other than 0 start their sums from zero: nothing before the loop may read a sum
+  // except the statements that set it.
+  for (const Stmt &st : before) {
+    bool setsAcc = std::find(ll.accs.begin(), ll.accs.end(), st->name) != ll.accs.end();
+    if (setsAcc && st->kind != StmtKind::Comment) continue;
+    for (const std::string &acc : ll.accs) {
+      bool reads = false;
+      visitStmt(st, nullptr, [&](const Expr &e) { reads |= mentions(e, acc); });
+      if (reads) return std::nullopt;
+    }
   }
-  if (acc.empty()) return std::nullopt;
-  ll.loop = --l;
-  ll.acc = acc;
+  ll.loop = l;
+  ll.acc = ll.accs.front();
   int64_t step = 0;
   if (!isConst(body[l]->step, &step) || step != 1) return std::nullopt;
   ll.mapping = chooseMapping(body[l], threadVariable(top[ll.index]->name,
@@ -195,32 +268,61 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const Stmt &index = top[d], &guard = top[d + 1];
   const std::vector<Stmt> &body = found->body;
   const size_t l = found->loop;
-  const std::string acc = found->acc;
+  const std::vector<std::string> &accs = found->accs;
+  const std::string accNames = [&] {
+    std::string n;
+    for (const std::string &a : accs) n += (n.empty() ? "'" : ", '") + a + "'";
+    return n;
+  }();
+  std::string plainNames;  // the comment's: sum, or tmp_sum, y_sum
+  for (const std::string &a : accs) plainNames += (plainNames.empty() ? "" : ", ") + a;
   const Stmt &loop = body[l];
   const bool columns = found->mapping == LaneMapping::Columns;
 
   Expr blockSize = var(k.macro("BLOCKSIZE")), warp = intImm(32);
   Expr lanes = columns ? div(blockSize, warp) : var(k.macro("LANES"));
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
-  std::string lane = freshName(k, "lane"), partial = freshName(k, acc + "_lanes");
-  std::string w = freshName(k, "w");
+  std::string lane = freshName(k, "lane"), w = freshName(k, "w");
+  std::vector<std::string> partials;
+  for (const std::string &acc : accs) partials.push_back(freshName(k, acc + "_lanes"));
   Expr guardCond = guard->cond, laneVar = var(lane);
-  Type accType;
+  std::vector<Type> accTypes(accs.size());
+  for (size_t s = 0; s < d; ++s)
+    for (size_t a = 0; a < accs.size(); ++a)
+      if (top[s]->kind == StmtKind::Decl && top[s]->name == accs[a]) accTypes[a] = top[s]->type;
+  for (size_t s = 0; s < l; ++s)
+    for (size_t a = 0; a < accs.size(); ++a)
+      if (body[s]->kind == StmtKind::Decl && body[s]->name == accs[a]) accTypes[a] = body[s]->type;
   std::vector<Stmt> declared, guardedBefore;
   for (size_t s = 0; s < l; ++s) {
     const Stmt &st = body[s];
     if (st->kind == StmtKind::Decl) {
-      if (st->name == acc) accType = st->type;
+      auto a = std::find(accs.begin(), accs.end(), st->name);
+      const bool isAcc = a != accs.end();
+      if (isAcc) accTypes[a - accs.begin()] = st->type;
       declared.push_back(withLoc(decl(st->name, st->type), st->loc));
       // Lane 0 starts from the initial value, the other lanes from zero: the lanes' partial
       // sums then add up to exactly what the loop added to it.
       Expr init = st->value;
       int64_t c = 1;
-      if (init && st->name == acc && !(isConst(init, &c) && c == 0) &&
+      if (init && isAcc && !(isConst(init, &c) && c == 0) &&
           !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
         init = select(binary("==", var(lane), intImm(0)), init,
                       st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
       if (init) guardedBefore.push_back(withLoc(assign(st->name, "=", init), st->loc));
+    } else if (st->kind == StmtKind::Assign &&
+               std::find(accs.begin(), accs.end(), st->name) != accs.end()) {
+      // Any other setting of a sum before the loop: lane 0's as written, the others' zero.
+      const Type &t = accTypes[std::find(accs.begin(), accs.end(), st->name) - accs.begin()];
+      Expr value = st->op == "=" ? st->value
+                                 : binary(st->op.substr(0, st->op.size() - 1), var(st->name, t), st->value);
+      int64_t c = 1;
+      const bool zero = st->op == "=" && ((isConst(value, &c) && c == 0) ||
+                                          (value->kind == ExprKind::FloatImm && value->floatValue == 0));
+      if (!zero)
+        value = select(binary("==", var(lane), intImm(0)), value,
+                       t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)));
+      guardedBefore.push_back(withLoc(assign(st->name, "=", value), st->loc));
     } else {
       guardedBefore.push_back(st);
     }
@@ -230,16 +332,24 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   strided->step = lanes;
   guardedBefore.push_back(Stmt(strided));
 
-  Expr slot = load(partial, {tid}, accType);
-  auto shared = std::make_shared<StmtNode>(*decl(partial, accType, nullptr, blockSize));
-  shared->shared = true;
-  Stmt halving = whileLoop(binary(">", var(w), intImm(0)),
-                           block({ifThen(land(guardCond, lt(laneVar, var(w))),
-                                         store(partial, {tid}, "+=",
-                                               load(partial, {add(tid, var(w))}, accType))),
-                                  barrier(), assign(w, "=", div(var(w), intImm(2)))}));
-  std::vector<Stmt> after{withLoc(assign(acc, "=", slot), loop->loc)};
-  after.insert(after.end(), body.begin() + l + 1, body.end());
+  // What followed the loop: lane 0's, except a last loop the lanes may split once they all
+  // hold the sums (LaneReductionEpilogue.cpp).
+  std::vector<Stmt> after(body.begin() + l + 1, body.end());
+  Stmt shared = splittableEpilogue(k, after, accs);
+  if (shared) {
+    after.pop_back();
+    auto split = std::make_shared<StmtNode>(*shared);
+    split->min = add(shared->min, laneVar);
+    split->step = lanes;
+    shared = Stmt(split);
+  }
+  auto slotOf = [&](size_t a, Expr at) { return load(partials[a], {at}, accTypes[a]); };
+  auto zeroOf = [&](const Type &t) { return t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)); };
+  std::vector<Stmt> storeSlots, takeSlots, tree, combine;
+  for (size_t a = 0; a < accs.size(); ++a) {
+    storeSlots.push_back(store(partials[a], {tid}, "=", var(accs[a], accTypes[a])));
+    tree.push_back(store(partials[a], {tid}, "+=", slotOf(a, add(tid, var(w)))));
+  }
 
   // Rows: the thread's row and lane, BLOCKSIZE / LANES rows per block. Columns: 32 columns per
   // block, one per thread of a warp; the block's warps are its lanes.
@@ -255,34 +365,72 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   out.push_back(decl(lane, kInt, cast(kInt, binary(columns ? "/" : "%",
                                                    gpuBuiltin("threadIdx.x"), columns ? warp : lanes))));
   out.insert(out.end(), declared.begin(), declared.end());
-  out.push_back(shared);
+  for (size_t a = 0; a < accs.size(); ++a) {
+    auto array = std::make_shared<StmtNode>(*decl(partials[a], accTypes[a], nullptr, blockSize));
+    array->shared = true;
+    out.push_back(Stmt(array));
+  }
   out.push_back(ifThen(guardCond, block(guardedBefore)));
-  const bool shuffles = !columns && shuffleable(accType) && guardReadsOnly(guardCond, index->name, k);
+  bool shuffles = !columns && guardReadsOnly(guardCond, index->name, k);
+  for (const Type &t : accTypes) shuffles &= shuffleable(t);
+  Expr lane0 = binary("==", laneVar, intImm(0));
+  // The first lane's slot of this thread's row (rows) or column (columns).
+  Expr firstSlot = columns ? Expr(binary("%", tid, warp)) : sub(tid, laneVar);
   if (shuffles) {
     // Rows: a row's LANES threads are neighbours in one warp (LANES divides 32); every thread
     // of the block reaches the sum, the threads past the end with zero.
-    out.push_back(comment("combine the lanes' partial sums of " + acc + " (warp shuffles)"));
-    Expr zero = accType.isFloat() ? floatImm(0, accType) : cast(accType, intImm(0));
-    out.push_back(ifThen(unary("!", guardCond), assign(acc, "=", zero)));
-    out.push_back(assign(acc, "=", call("rtcuda_lane_sum", {var(acc, accType), lanes, var(partial)},
-                                        accType)));
-    after.erase(after.begin());
+    out.push_back(comment("combine the lanes' partial sums of " + plainNames + " (warp shuffles)"));
+    std::vector<Stmt> zeros;
+    for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(accTypes[a])));
+    out.push_back(ifThen(unary("!", guardCond), block(zeros)));
+    for (size_t a = 0; a < accs.size(); ++a)
+      out.push_back(assign(accs[a], "=", call("rtcuda_lane_sum", {var(accs[a], accTypes[a]), lanes,
+                                                                  var(partials[a])}, accTypes[a])));
+    if (shared) {
+      // Lane 0 holds the sums: it shares them through its slots.
+      out.push_back(ifThen(land(guardCond, lane0), block(storeSlots)));
+      out.push_back(barrier());
+      for (size_t a = 0; a < accs.size(); ++a)
+        takeSlots.push_back(assign(accs[a], "=", slotOf(a, firstSlot)));
+    }
   } else {
-    out.push_back(comment("combine the lanes' partial sums of " + acc));
-    out.push_back(ifThen(guardCond, store(partial, {tid}, "=", var(acc, accType))));
+    out.push_back(comment("combine the lanes' partial sums of " + plainNames));
+    out.push_back(ifThen(guardCond, block(storeSlots)));
     out.push_back(barrier());
+    for (size_t a = 0; a < accs.size(); ++a)
+      takeSlots.push_back(assign(accs[a], "=", slotOf(a, shared ? firstSlot : tid)));
   }
   if (columns) {
-    // Lane 0 (the first warp) adds the other warps' sums: BLOCKSIZE / 32 of them, any number.
+    // Lane 0 (the first warp) adds the other warps' sums: BLOCKSIZE / 32 of them, any number;
+    // with a shared epilogue it puts the sums back into its slots for the other warps.
     std::string o = freshName(k, "other");
-    after[0] = withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1),
-                               assign(acc, "+=", load(partial, {add(tid, mul(var(o), warp))}, accType))),
-                       loop->loc);
+    std::vector<Stmt> adds;
+    for (size_t a = 0; a < accs.size(); ++a)
+      adds.push_back(assign(accs[a], "+=", slotOf(a, add(tid, mul(var(o), warp)))));
+    combine.push_back(withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1), block(adds)), loop->loc));
+    if (shared) combine.insert(combine.end(), storeSlots.begin(), storeSlots.end());
   } else if (!shuffles) {
     out.push_back(decl(w, kInt, div(lanes, intImm(2))));
-    out.push_back(halving);
+    out.push_back(whileLoop(binary(">", var(w), intImm(0)),
+                            block({ifThen(land(guardCond, lt(laneVar, var(w))), block(tree)),
+                                   barrier(), assign(w, "=", div(var(w), intImm(2)))})));
+    // After the tree's last barrier every lane may read lane 0's slots.
+    if (!shared) combine = takeSlots;
   }
-  out.push_back(ifThen(land(guardCond, binary("==", laneVar, intImm(0))), block(after)));
+  combine.insert(combine.end(), after.begin(), after.end());
+  if (shared && columns) {
+    out.push_back(ifThen(land(guardCond, lane0), block(combine)));
+    out.push_back(barrier());
+    std::vector<Stmt> all = takeSlots;
+    all.push_back(shared);
+    out.push_back(ifThen(guardCond, block(all)));
+  } else if (shared) {
+    out.push_back(ifThen(guardCond, block(takeSlots)));
+    if (!combine.empty()) out.push_back(ifThen(land(guardCond, lane0), block(combine)));
+    out.push_back(ifThen(guardCond, shared));
+  } else {
+    out.push_back(ifThen(land(guardCond, lane0), block(combine)));
+  }
   out.insert(out.end(), top.begin() + d + 2, top.end());
 
   Kernel result = k;
@@ -292,8 +440,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   if (columns) {
     result.remarks.push_back("lanes: the " + k.macro("BLOCKSIZE") + " / 32 warps of a block " +
                              "share 32 neighbouring iterations of '" + index->name + "', splitting " +
-                             "loop '" + loop->name + "' and adding their partial sums of '" + acc +
-                             "' in shared memory");
+                             "loop '" + loop->name + "' and adding their partial sums of " + accNames +
+                             " in shared memory" + (shared ? "; the warps split loop '" + shared->name + "' after it" : ""));
     return result;
   }
   int lo = std::max(32, ctx.options.blockSize.min);
@@ -302,8 +450,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
   result.remarks.push_back("lanes: " + k.macro("LANES") + " threads share each iteration of '" +
                            index->name + "', splitting loop '" + loop->name + "' and adding "
-                           "their partial sums of '" + acc + "' " +
-                           (shuffles ? "by warp shuffles" : "in shared memory"));
+                           "their partial sums of " + accNames + " " +
+                           (shuffles ? "by warp shuffles" : "in shared memory") +
+                           (shared ? "; the lanes split loop '" + shared->name + "' after it" : ""));
   return result;
 }
 

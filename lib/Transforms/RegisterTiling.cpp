@@ -95,12 +95,14 @@ void addSmallGridPoints(Kernel &k, const KernelOptions &o) {
   const std::vector<Point> points = {
       {{"BLOCKSIZE", 384}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16}},
       {{"BLOCKSIZE", 256}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 16}, {"TILE_K", 16}},
-      {{"BLOCKSIZE", 320}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16}}};
+      {{"BLOCKSIZE", 320}, {"MERGE_LEVEL", 8}, {"SKEW_LEVEL", 4}, {"THREAD_COLS", 32}, {"TILE_K", 16},
+       {"MIN_BLOCKS", 2}}};
   if (k.finish || !k.deviceArrays.empty() || !k.buffers.empty() || k.grid.size() != 1) return;
   std::string names;
   for (const Point &point : points) {
     bool inSpace = true;
     for (const auto &[name, value] : point) {
+      if (name == "MIN_BLOCKS") continue;  // __launch_bounds__'s blocks per SM, not tuned
       if (name == "BLOCKSIZE") {  // its space is built after the passes (Pipeline.cpp)
         inSpace &= value >= o.blockSize.min && value <= (o.blockSize.max == 0 ? 1024 : o.blockSize.max);
         continue;

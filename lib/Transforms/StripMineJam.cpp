@@ -300,14 +300,18 @@ Expr stripIndex(const Stmt &header) {
   return v;
 }
 
+// A declaration without the clamp of its strip index (itself where it has none); `typed`
+// converts the index to the declared type in the code, else the declaration does.
+static Stmt unclamped(const Stmt &s, bool typed) {
+  if (s->kind != StmtKind::Decl || !s->value || equal(stripIndex(s), s->value)) return s;
+  auto copy = std::make_shared<StmtNode>(*s);
+  copy->value = typed ? cast(s->type, stripIndex(s)) : stripIndex(s);
+  return copy;
+}
+
 Kernel unclampStrips(const Kernel &k) {
   Kernel out = k;
-  out.body = mapStmt(k.body, [](const Stmt &s) -> Stmt {
-    if (s->kind != StmtKind::Decl || !s->value || equal(stripIndex(s), s->value)) return s;
-    auto copy = std::make_shared<StmtNode>(*s);
-    copy->value = stripIndex(s);
-    return copy;
-  });
+  out.body = mapStmt(k.body, [](const Stmt &s) { return unclamped(s, false); });
   return out;
 }
 
@@ -343,9 +347,7 @@ Stmt wholeStripsFirst(const Stmt &body) {
   Stmt fast = mapStmt(body, [](const Stmt &s) -> Stmt {
     if (!isStrip(s)) return s;
     StripView v = viewStrip(s);
-    auto header = std::make_shared<StmtNode>(*v.header[0]);
-    header->value = cast(v.header[0]->type, stripIndex(v.header[0]));
-    std::vector<Stmt> stmts = {header};
+    std::vector<Stmt> stmts = {unclamped(v.header[0], true)};
     stmts.insert(stmts.end(), v.rest.begin(), v.rest.end());
     auto copy = std::make_shared<StmtNode>(*s);
     copy->body = block(stmts);

@@ -88,13 +88,19 @@ VariantLaunch alternativeLaunch(const KernelResult &kr, const ManifestAlternativ
   for (const auto &[macro, value] : alt.point) l.defines[macro] = value;  // where compiled here
   auto code = kr.alternativeCode.find(alt.name);
   if (code != kr.alternativeCode.end()) std::tie(l.cubin, l.lowered) = code->second;
+  // Its grid as the launch computes it: a split instantiation's grid[1] reads the SM count and
+  // <NAME>_SPLIT_K (the launch's chunks of k).
+  auto at = [&](std::map<std::string, long long> sizes) {
+    for (const auto &[name, value] : kr.launchNames) sizes.emplace(name, value);
+    return geometry(ak, sizes, v);
+  };
   if (!readsHostLoop(*kr.kernel)) {
-    l.geo = geometry(ak, kr.sizes, v);
-    l.checkGeo = geometry(ak, kr.checkSizes, v);
+    l.geo = at(kr.sizes);
+    l.checkGeo = at(kr.checkSizes);
     return l;
   }
-  for (const auto &b : kr.samples) l.sampleGeo.push_back(geometry(ak, b, v));
-  for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(geometry(ak, b, v));
+  for (const auto &b : kr.samples) l.sampleGeo.push_back(at(b));
+  for (const auto &b : kr.checkSamples) l.checkSampleGeo.push_back(at(b));
   l.geo = l.sampleGeo.front();
   l.checkGeo = l.checkSampleGeo.front();
   return l;

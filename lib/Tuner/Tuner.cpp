@@ -536,6 +536,7 @@ int tuneOutput(const TuneOptions &options) {
     for (size_t j = 0; j < kr.variants.size(); ++j)
       std::tie(kr.variants[j].cubin, kr.variants[j].lowered) = code[i][j];
     kr.selector = selectorValue(options.outDir, kernels[i]);
+    kr.launchNames = launchNames(options.outDir, kernels[i], run.device.smCount);
     setLaunches(kr, run.device.smCount, code[i].empty() ? "" : code[i][0].first,
                 spaces[i].empty() ? std::map<std::string, long long>{} : macroValues(kernels[i], spaces[i][0]));
     // The compile time, shared by the kernels in proportion to their variants.
@@ -594,12 +595,17 @@ int tuneOutput(const TuneOptions &options) {
     // Alternative instantiations: one that fails its check is turned off in the header.
     for (const AlternativeResult &a : kr.alternatives) {
       bool ok = a.meas.status == "ok" || a.meas.status == "slow";
+      // Only a wrong result or a failed build or launch is evidence against the code; a timeout
+      // or a harness problem says nothing of it (rtcuda verify checked it), so the header stays.
+      bool failed = a.meas.status == "wrong" || a.meas.status == "crash" ||
+                    a.meas.status == "launch-error" || a.meas.status == "compile-error";
       progress.line("rtcuda-tune: " + kr.kernel->k.name + ": alternative " + a.name + " (" +
                     a.selectMacro + "=" + std::to_string(a.selectValue) + "): " +
                     (ok ? "checked at " + sizesId(kr.checkSizes) + ", " + fmt(a.meas.medianUs) +
                               " us at " + sizesId(kr.sizes)
-                        : a.meas.status + (a.meas.reason.empty() ? "" : " (" + a.meas.reason + ")")));
-      if (ok || !options.writeParams) continue;
+                        : a.meas.status + (a.meas.reason.empty() ? "" : " (" + a.meas.reason + ")") +
+                              (failed ? "" : "; " + a.selectMacro + " left as it is")));
+      if (!failed || !options.writeParams) continue;
       std::string why;
       if (!turnOffAlternatives(options.outDir, *kr.kernel, a.selectMacro, &why))
         std::cerr << "rtcuda-tune: warning: " << why << "\n";

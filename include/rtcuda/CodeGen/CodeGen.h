@@ -63,6 +63,14 @@ std::string launchFunctionName(const ir::Kernel &k);
 // alternatives.
 std::string launchChoice(const LoweredKernel &lk);
 
+// The number of chunks of loop k (gridDim.y) of a split instantiation `alt` (ir::Kernel::splitK,
+// RegisterTiling's small-grid tiles) as one C expression over the scalar parameters, its tuning
+// macros, `splitMacro` (<NAME>_SPLIT_K) and `rtcuda_sms`: launch.cuh returns it from
+// rtcuda_<alt>_splits, which the launch calls, and manifest.json carries it as that
+// alternative's grid[1] (iterations, one per block), which rtcuda-tune's harness launches.
+std::string splitCount(const ir::Kernel &alt, const std::string &splitMacro);
+std::string splitFunctionName(const ir::Kernel &alt);
+
 // Where main.c calls each kernel and which of its loops keep their arrays on the GPU
 // (resident loops), for rtcuda explain; hostSummary (HostRewrite.h) reads it from main.c.
 struct HostSummary {

@@ -219,6 +219,7 @@ struct Kernel {
   Expr blockThreads;                // threads per block (a tuning macro)
   int preferredBlockSize = 0;       // a pass's default BLOCKSIZE where the config sets none (0: 256)
   int maxBlockSize = 0;             // a pass's bound on BLOCKSIZE's space (its tiles fit; 0: none)
+  int minBlocksPerSM = 0;           // __launch_bounds__'s second value (registers capped; 0: none)
   std::vector<TuningParam> tuning;
   std::vector<std::string> passes;  // passes that changed the kernel, in order
   std::vector<std::string> remarks; // explanations for the user

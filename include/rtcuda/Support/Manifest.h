@@ -42,6 +42,9 @@ struct ManifestAlternative {
   std::vector<long long> gridMaxBlocks;
   std::string blockThreads;
   std::vector<std::pair<std::string, int>> point;  // macro, value
+  // Split k (RegisterTiling): the macro of the header its grid[1] (the chunks) reads,
+  // <NAME>_SPLIT_K; empty where it is not split.
+  std::string splitMacro;
 };
 
 // A host loop around an outlined kernel's launch (`host_loops`, outermost first): its

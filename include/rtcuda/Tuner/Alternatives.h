@@ -18,6 +18,15 @@ TuneKernel alternativeKernel(const TuneKernel &k, const ManifestAlternative &alt
 // parameter header in `outDir`. The header's default (1) when the header does not define it.
 int selectorValue(const std::string &outDir, const TuneKernel &k);
 
+// The value of `macro` in the kernel's parameter header in `outDir` (1 where it is not defined).
+int headerValue(const std::string &outDir, const TuneKernel &k, const std::string &macro);
+
+// What an alternative's grid reads besides the sizes and its point: `rtcuda_sms` and each split
+// instantiation's <NAME>_SPLIT_K as the header sets it (its grid[1] is the launch's number of
+// chunks of k, CodeGen's splitCount).
+std::map<std::string, long long> launchNames(const std::string &outDir, const TuneKernel &k,
+                                             long long smCount);
+
 // The instantiation the launch runs for point `v` at `sizes` on a GPU of `smCount` SMs, with
 // the selecting macro at `selector`: -1 the point's own kernel, else the index of the
 // alternative in k.k.alternatives. The rule is not written here: it is manifest.json's

@@ -94,6 +94,7 @@ struct KernelResult {
   int occupancyDisagreements = 0;           // model vs the driver, on measured variants
   std::vector<AlternativeResult> alternatives;  // measured runs only
   int selector = 0;                         // the header's <NAME>_SMALL_GRID (selectorValue)
+  std::map<std::string, long long> launchNames;  // rtcuda_sms, <NAME>_SPLIT_K (launchNames)
   // Each alternative's compiled code (cubin, symbol), from the one compile that has them: the
   // harness loads it instead of compiling kernel.cu again (rounds and checkAlternatives).
   std::map<std::string, std::pair<std::string, std::string>> alternativeCode;

@@ -90,7 +90,7 @@
 // CHECK-NEXT:       int i = i_first + (grp * CONV2D_ITEMS + (r - 2));
 // CHECK-NEXT:       int j = j_first + (col * CONV2D_COLS + x);
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
-// CHECK:      __shared__ float A_tile[slots * (34 * (BOX3D_BLOCKSIZE * BOX3D_ITEMS / 32) + 68)];
+// CHECK:      __shared__ float A_tile[slots * ((BOX3D_BLOCKSIZE * BOX3D_ITEMS / width + 2) * (width + 2))];
 // CHECK:        for (int z = 0; z < steps; z++) {
 // CHECK:                B[k][j][i] = acc[q] * (1.0f / 27.0f);
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)
@@ -114,7 +114,7 @@
 // PARAMS: #define CONV1D_TILES 4
 // PARAMS2D: #define CONV2D_BLOCKSIZE 256
 // PARAMS2D: // ITEMS: search space 1, 2, 4, 8
-// PARAMS2D: #define CONV2D_ITEMS 8
+// PARAMS2D: #define CONV2D_ITEMS 4
 // PARAMS2D: // COLS: search space 1, 2
 // PARAMS2D: #define CONV2D_COLS 2
 //

@@ -2,10 +2,12 @@
 // tiled reads, whose whole window would not stay in registers, reads each row of a thread's
 // window once and adds it to the sums of the output rows that read it; COLS outputs per thread
 // along the row (4 for the filters of more than 32 terms: conv7, the even 6 x 6 conv66; else
-// 2), read with 128-bit loads where COLS is a multiple of 4. conv53 (5 x 3), a filter of two inputs
-// (two), a centred box with a scale and a constant whose rows share one partial sum (blur); a
-// sum of squares is not linear and keeps its window read row by row (energy). Verified at odd
-// and prime sizes and every COLS.
+// 2) and ITEMS rows per thread (8 for those, else 4: conv53, blur), read with 128-bit loads
+// where COLS is a multiple of 4. conv53 (5 x 3), a filter of two inputs (two), a centred box
+// with a scale and a constant whose rows share one partial sum (blur); a sum of squares is not
+// linear and keeps its window read row by row (energy); scalar weights per row of unequal
+// columns (wrow). Verified at odd and prime sizes, every
+// COLS and ITEMS 4 and 8.
 // Planted bugs caught by the second verify below (run with CONV53_COLS=2 then): a tile pitch
 // short of lane 31's row (4 * ((31 * COLS + halo + 3) / 4) instead of 4 * ((31 * COLS + row +
 // 3) / 4): 74 mismatches, conv66 at COLS 1), row offsets sharing a partial sum when their
@@ -13,9 +15,9 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=HaloTile --print-after=HaloTile 2> %t/remarks | FileCheck %s
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
-// RUN: cat %t/out/conv7_params.h %t/out/conv53_params.h %t/out/conv66_params.h %t/out/blur_params.h | FileCheck --check-prefix=PARAMS %s
+// RUN: cat %t/out/conv7_params.h %t/out/conv53_params.h %t/out/conv66_params.h %t/out/blur_params.h %t/out/wrow_params.h | FileCheck --check-prefix=PARAMS %s
 // RUN: %rtcuda verify %t/out --seed 13 --sizes 1,29,37,61 --max-points 3 | FileCheck --check-prefix=VERIFY %s
-// RUN: %rtcuda verify %t/out --seed 14 --sizes 31,43 --max-points 2 --point CONV7_COLS=2 --point CONV53_COLS=1 --point CONV66_COLS=1 --point TWO_COLS=4 --point BLUR_COLS=4 | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/out --seed 14 --sizes 31,43 --max-points 2 --point CONV7_COLS=2 --point CONV53_COLS=1 --point CONV66_COLS=1 --point TWO_COLS=4 --point BLUR_COLS=4 --point BLUR_ITEMS=8 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv7)
 // CHECK:      float K_reg[49];
@@ -57,18 +59,25 @@
 // REMARKS: remark: halo tile: 'A' is read at 49 places around each iteration (offsets [0, 6] x [0, 6]); a block stages its tile and halo in shared memory; a thread reads each row of its window once and adds it to the sums of CONV7_ITEMS x CONV7_COLS outputs
 // REMARKS: remark: halo tile: 'C' is read at 15 places around each iteration (offsets [0, 2] x [0, 4]); a block stages
 // REMARKS: remark: halo tile: 'A' is read at 50 places around each iteration (offsets [0, 4] x [0, 4]); a block stages its tile and halo in shared memory, ENERGY_ITEMS outputs per thread
+// REMARKS: remark: halo tile: 'A' is read at 13 places around each iteration (offsets [0, 2] x [0, 4]); {{.*}} adds it to the sums of WROW_ITEMS x WROW_COLS outputs
 //
 // PARAMS: #define CONV7_BLOCKSIZE 128
+// PARAMS: // ITEMS: search space 1, 2, 4, 8
+// PARAMS: #define CONV7_ITEMS 8
 // PARAMS: // COLS: search space 1, 2, 4
 // PARAMS: #define CONV7_COLS 4
 // PARAMS: #define CONV53_BLOCKSIZE 256
+// PARAMS: #define CONV53_ITEMS 4
 // PARAMS: #define CONV53_COLS 2
 // PARAMS: #define CONV66_BLOCKSIZE 128
+// PARAMS: #define CONV66_ITEMS 8
 // PARAMS: #define CONV66_COLS 4
 // PARAMS: #define BLUR_BLOCKSIZE 256
+// PARAMS: #define BLUR_ITEMS 4
 // PARAMS: #define BLUR_COLS 2
+// PARAMS: #define WROW_ITEMS 4
 //
-// VERIFY: verified 6 kernel(s) at {{[0-9]+}} parameter point(s) and {{[0-9]+}} size(s): 0 mismatch(es)
+// VERIFY: verified 7 kernel(s) at {{[0-9]+}} parameter point(s) and {{[0-9]+}} size(s): 0 mismatch(es)
 
 //--- kernel.c
 void conv7(int rows, int cols, const float A[rows + 6][cols + 6], const float K[7][7],
@@ -135,6 +144,14 @@ void energy(int rows, int cols, const float A[rows + 4][cols + 4], float B[rows]
       B[i][j] = s;
     }
 }
+void wrow(int rows, int cols, float c0, float c1, float c2, const float A[rows + 2][cols + 4],
+          float B[rows][cols]) {
+  for (int i = 0; i < rows; i++)
+    for (int j = 0; j < cols; j++)
+      B[i][j] = c0 * (A[i][j] + A[i][j + 1] + A[i][j + 2] + A[i][j + 3] + A[i][j + 4]) +
+                c1 * (A[i + 1][j] + A[i + 1][j + 1] + A[i + 1][j + 2] + A[i + 1][j + 3]) +
+                c2 * (A[i + 2][j + 1] + A[i + 2][j + 2] + A[i + 2][j + 3] + A[i + 2][j + 4]);
+}
 //--- config.yaml
 kernel_files: [kernel.c]
-kernels: [conv7, conv53, conv66, two, blur, energy]
+kernels: [conv7, conv53, conv66, two, blur, energy, wrow]

@@ -12,6 +12,11 @@
 // verify at size 23, 4 points with GROUP = 2, reported mismatches in all four kernels of
 // bench/kernels/kernels.c's box3d, conv3d, star3d and boxw3d (the emulator runs a block's threads
 // in shuffled order between barriers, so a copy into a slot another thread still reads shows).
+// Rows of WIDTH columns (session 11): 64 for box, pair and flat, 128 for zonly (no halo in the
+// plane), 32 for conv3 (by the fewest sectors per tile plane); WIDTH = 128 verified at 29 and 37.
+// Planted bug caught (session 11): a thread's column taken as threadIdx.x % 32 whatever the width:
+// verify at 23 and 41 with WIDTH = 64 reported 608356 mismatches in bench/kernels/kernels.c's five
+// sliding kernels.
 // Planted bug caught: the copies' guard along the planes one short (`plane < end + hi - 1`):
 // verify at sizes 31 and 37, two points each, reported 25946 mismatches, in all five sliding
 // kernels. (The CPU emulation copies synchronously: a wait that lets too many copies pend is
@@ -26,12 +31,14 @@
 // RUN: %rtcuda verify %t/out --seed 3 --sizes 37 --max-points 2 --point PLANES=8 --point GROUP=2 --point DEPTH=2 | FileCheck --check-prefix=VERIFY1 %s
 // RUN: %rtcuda verify %t/out --seed 9 --sizes 2,29 --max-points 2 --point DEPTH=1 | FileCheck --check-prefix=VERIFY2 %s
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 30 --max-points 2 --point DEPTH=3 | FileCheck --check-prefix=VERIFY1 %s
+// RUN: %rtcuda verify %t/out --seed 6 --sizes 29,37 --max-points 12 --point WIDTH=128 | FileCheck --check-prefix=VERIFY2 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel box)
 // CHECK:      const int group = 4 - BOX_DEPTH < (BOX_DEPTH < BOX_GROUP ? BOX_DEPTH : BOX_GROUP) ? 4 - BOX_DEPTH : BOX_DEPTH < BOX_GROUP ? BOX_DEPTH : BOX_GROUP;
 // CHECK-NEXT: const int slots = BOX_DEPTH + group;
-// CHECK:      __shared__ float A_tile[slots * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68)];
-// CHECK-NEXT: const int A_loads = (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + BOX_BLOCKSIZE + 67) / BOX_BLOCKSIZE;
+// CHECK-NEXT: const int width = BOX_BLOCKSIZE % BOX_WIDTH == 0 ? BOX_WIDTH : 32;
+// CHECK:      __shared__ float A_tile[slots * ((BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2))];
+// CHECK-NEXT: const int A_loads = ((BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2) + BOX_BLOCKSIZE - 1) / BOX_BLOCKSIZE;
 // CHECK-NEXT: __shared__ int pending[1];
 // CHECK:        int steps = (BOX_PLANES < nz - 1 - k_first ? BOX_PLANES : nz - 1 - k_first) + 2;
 // CHECK:        float A_win[3 * BOX_ITEMS + 6];
@@ -39,10 +46,10 @@
 // CHECK:        for (int d = 0; d < BOX_DEPTH; d++) {  // unrolled
 // CHECK-NEXT:     int k_at = k_first + d - 1;
 // CHECK-NEXT:     if (d < steps) {
-// CHECK:              int j_at = A_j0 + e / 34 < ny - 1 ? A_j0 + e / 34 : ny - 1;
-// CHECK-NEXT:         int i_at = A_i0 + e % 34 < nx - 1 ? A_i0 + e % 34 : nx - 1;
-// CHECK-NEXT:         if (r < A_loads - 1 || e < 34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) {
-// CHECK-NEXT:           rtcuda_copy_async(&A_tile[d * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_at < nz - 1 ? k_at : nz - 1][j_at][i_at]);
+// CHECK:              int j_at = A_j0 + e / (width + 2) < ny - 1 ? A_j0 + e / (width + 2) : ny - 1;
+// CHECK-NEXT:         int i_at = A_i0 + e % (width + 2) < nx - 1 ? A_i0 + e % (width + 2) : nx - 1;
+// CHECK-NEXT:         if (r < A_loads - 1 || e < (BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2)) {
+// CHECK-NEXT:           rtcuda_copy_async(&A_tile[d * ((BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2)) + e], A[k_at < nz - 1 ? k_at : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
 // CHECK:        for (int z = 0; z < steps; z++) {
 // CHECK-NEXT:     if (z % group == 0) {
@@ -51,10 +58,10 @@
 // CHECK-NEXT:     }
 // CHECK-NEXT:     int slot = z % slots;
 // CHECK-NEXT:     for (int e = 0; e < 3 * BOX_ITEMS + 6; e++) {  // unrolled
-// CHECK-NEXT:       A_win[e] = A_tile[slot * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + ((grp * BOX_ITEMS + e / 3) * 34 + (col + e % 3))];
+// CHECK-NEXT:       A_win[e] = A_tile[slot * ((BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2)) + ((grp * BOX_ITEMS + e / 3) * (width + 2) + (col + e % 3))];
 // CHECK:          int k_next = k_first + z + BOX_DEPTH - 1;
 // CHECK-NEXT:     if (z + BOX_DEPTH < steps) {
-// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % slots * (34 * (BOX_BLOCKSIZE * BOX_ITEMS / 32) + 68) + e], A[k_next < nz - 1 ? k_next : nz - 1][j_at][i_at]);
+// CHECK:                rtcuda_copy_async(&A_tile[(z + BOX_DEPTH) % slots * ((BOX_BLOCKSIZE * BOX_ITEMS / width + 2) * (width + 2)) + e], A[k_next < nz - 1 ? k_next : nz - 1][j_at][i_at]);
 // CHECK:          rtcuda_async_commit(&pending[0], 0);
 // CHECK:          float rows1[BOX_ITEMS + 2];
 // CHECK:            rows1[r] = A_win[3 * r] + A_win[3 * r + 1] + A_win[3 * r + 2];
@@ -80,7 +87,7 @@
 // CHECK:        int k_at = k_first + d;
 // CHECK:            acc[q] += K_reg[16] * A_win[2 * q] + K_reg[17] * A_win[2 * q + 1] + K_reg[18] * A_win[2 * q + 2]
 // CHECK-LABEL: IR after HaloTile (kernel pair)
-// CHECK:      __shared__ float C_tile[slots * (32 * (PAIR_BLOCKSIZE * PAIR_ITEMS / 32) + 32)];
+// CHECK:      __shared__ float C_tile[slots * ((PAIR_BLOCKSIZE * PAIR_ITEMS / width + 1) * width)];
 // CHECK:        int k_at = k_first + d - 2;
 // CHECK:        int k_next = k_first + z + PAIR_DEPTH - 2;
 // CHECK:            B[k][j][i] = A_win[2 * q + 1] - A_win[4 * PAIR_ITEMS + 2 * q + 12] + A_win[2 * PAIR_ITEMS + 2 * q + 7] + A_win[4 * PAIR_ITEMS + 2 * q + 9] + A_win[2 * q + 4] + C_win[2 * PAIR_ITEMS + q + 2] * C_win[q + 1] + C_win[PAIR_ITEMS + q + 1] - C_win[2 * PAIR_ITEMS + q + 3];
@@ -115,8 +122,11 @@
 // PARAMS: #define BOX_DEPTH 2
 // PARAMS: // GROUP: search space 1, 2
 // PARAMS: #define BOX_GROUP 1
+// PARAMS: // WIDTH: search space 32, 64, 128
+// PARAMS: #define BOX_WIDTH 64
 // PARAMS3: #define CONV3_BLOCKSIZE 128
 // PARAMS3: #define CONV3_ITEMS 2
+// PARAMS3: #define CONV3_WIDTH 32
 //
 // HELPERS: template <class T> static __device__ __forceinline__ void rtcuda_copy_async(T *to, const T &from) {
 // HELPERS: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -62,12 +62,12 @@
 //
 // PARAMS5: #define CONV5_BLOCKSIZE 256
 // PARAMS5: // ITEMS: search space 1, 2, 4, 8
-// PARAMS5: #define CONV5_ITEMS 8
+// PARAMS5: #define CONV5_ITEMS 4
 // PARAMS2: #define TWO_BLOCKSIZE 256
 // PARAMS7: #define CONV7_BLOCKSIZE 128
 // PARAMS7: #define CONV7_ITEMS 8
 // PARAMS35: #define CONV35_BLOCKSIZE 256
-// PARAMS35: #define CONV35_ITEMS 8
+// PARAMS35: #define CONV35_ITEMS 4
 //
 // VERIFY: verified 10 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
 

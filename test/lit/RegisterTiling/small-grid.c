@@ -59,7 +59,7 @@
 // CHECK-NEXT: mm_small_grid2(
 // CHECK-NOT:  {{MM_(SG_)?(BLOCKSIZE|MERGE_LEVEL|SKEW_LEVEL|THREAD_COLS|TILE_K|SKEW_STRIPED)}}
 // CHECK:      // Kernel 'mm_small_grid3': 'mm' at the point MM_SG3_* (mm_params.h),
-// CHECK:      __global__ void __launch_bounds__(MM_SG3_BLOCKSIZE)
+// CHECK:      __global__ void __launch_bounds__(MM_SG3_BLOCKSIZE, 2)
 // CHECK-NEXT: mm_small_grid3(
 // CHECK-NOT:  {{MM_(SG2?_)?(BLOCKSIZE|MERGE_LEVEL|SKEW_LEVEL|THREAD_COLS|TILE_K|SKEW_STRIPED)}}
 // CHECK:      // Kernel 'gemm_narrow'

@@ -20,6 +20,13 @@
 // RUN: awk '/Kernel .gemm_small_grid2.:/ {on = 1} on && /if \(\(int\)blockIdx.y > 0\)/ && !done { sub(/\(int\)blockIdx.y > 0/, "(int)blockIdx.y < 0"); done = 1 } { print }' %t/p1/kernel.cu > %t/p1/k2.cu && mv %t/p1/k2.cu %t/p1/kernel.cu
 // RUN: not %rtcuda verify %t/p1 --seed 7 --sizes 1 --size n=37 --size m=97 --size p=41 --size ni=41 --size nj=43 --size nk=131 --max-points 1 --no-race-check > %t/p1.txt 2>&1
 // RUN: FileCheck --check-prefix=PLANTED %s < %t/p1.txt
+// The chunks are one expression per instantiation (CodeGen's splitCount): launch.cuh's
+// rtcuda_<alternative>_splits returns manifest.json's grid[1] of that alternative, the grid
+// rtcuda-tune's harness launches; a launch.cuh whose count differs is refused by rtcuda-tune.
+// RUN: python3 -c "import json,sys; m=json.load(open(sys.argv[1])); t=open(sys.argv[2]).read(); print(*[a['name'] + (' same' if 'return ' + a['grid'][1]['iterations'] + ';' in t else ' differ') for k in m['kernels'] for a in k['alternatives'] if 'split_macro' in a])" %t/out/manifest.json %t/out/launch.cuh | FileCheck --check-prefix=SAME %s
+// RUN: cp -r %t/out %t/count && sed -i '/rtcuda_gemm_small_grid2_splits(int/,/^}/s/return rtcuda_max(1,/return rtcuda_max(2,/' %t/count/launch.cuh
+// RUN: %exit1 %rtcuda-tune %t/count --model-only --quiet 2> %t/count.txt
+// RUN: FileCheck --check-prefix=COUNT %s < %t/count.txt
 //
 // CHECK:      __device__ float mm_split_work[4194304];
 // CHECK-NEXT: __device__ unsigned int mm_split_counts[4096];
@@ -55,15 +62,17 @@
 // PARAMS:      #ifndef MM_SPLIT_K
 // PARAMS-NEXT: #define MM_SPLIT_K 1
 //
+// LAUNCH:      static inline long long rtcuda_mm_small_grid_splits(int n, int m, int p, long long rtcuda_sms) {
+// LAUNCH:        return rtcuda_max(1, rtcuda_min(65535LL, rtcuda_min((rtcuda_ceil_div({{.*}}) > 4096LL ? 1LL : (MM_SPLIT_K >= 2 ? (long long)MM_SPLIT_K : (MM_SPLIT_K == 1 && {{.*}} < rtcuda_sms) ? rtcuda_min(rtcuda_max(1, 65536LL / (128LL * (MM_SG_BLOCKSIZE))) * rtcuda_sms / {{.*}}, (long long)m / (2LL * MM_SG_TILE_K)) : 1LL)), 4194304LL / rtcuda_max(1, {{.*}} * (long long)(MM_SG_MERGE_LEVEL * MM_SG_SKEW_LEVEL * MM_SG_BLOCKSIZE)))));
+// LAUNCH:      static inline long long rtcuda_mm_small_grid3_splits(
+// LAUNCH:        rtcuda_max(2, 65536LL / (128LL * (MM_SG3_BLOCKSIZE)))
 // LAUNCH:      } else if (rtcuda_choice == 0) {
-// LAUNCH:        long long rtcuda_splits = 1;  // chunks of k (MM_SPLIT_K)
-// LAUNCH-NEXT:   if (MM_SPLIT_K >= 2) {
-// LAUNCH-NEXT:     rtcuda_splits = MM_SPLIT_K;
-// LAUNCH-NEXT:   } else if (MM_SPLIT_K == 1 && rtcuda_tiles > 0 && rtcuda_tiles < rtcuda_sm_count()) {
-// LAUNCH-NEXT:     long long rtcuda_per_sm = 65536LL / (128LL * (MM_SG_BLOCKSIZE));
-// LAUNCH:          const long long rtcuda_most = (long long)m / (2LL * MM_SG_TILE_K);
+// LAUNCH:        const long long rtcuda_splits = rtcuda_mm_small_grid_splits(n, m, p, rtcuda_sm_count());  // chunks of k (MM_SPLIT_K)
 // LAUNCH:          dim3 grid((unsigned)rtcuda_ceil_div(iterations_x, MM_SG_BLOCKSIZE), (unsigned)rtcuda_splits);
 // LAUNCH:      static inline void rtcuda_launch_gemm_on_device(
+//
+// SAME: mm_small_grid same mm_small_grid2 same mm_small_grid3 same gemm_small_grid same gemm_small_grid2 same gemm_small_grid3 same
+// COUNT: launch.cuh: error: rtcuda_gemm_small_grid2_splits(...) does not return manifest.json's grid[1] of alternative 'gemm_small_grid2'
 //
 // VERIFY: harness: 3 kernel(s) 6 point(s) 1 size(s) 0 mismatch(es)
 // VERIFY-NEXT: harness: 9 run(s) of alternative instantiations, each compared as above

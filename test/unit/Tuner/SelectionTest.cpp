@@ -10,6 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <unistd.h>
+#include <fstream>
+#include <filesystem>
 #include <cmath>
 #include <random>
 
@@ -245,6 +248,41 @@ TEST(Space, TheLaunchRuleIsTheManifestsLaunchChoice) {
   EXPECT_EQ(launchedAlternative(k, {{"n", 10000000}}, {128}, 1, 132), -1);  // fits at 128
   EXPECT_EQ(launchedAlternative(k, {{"n", 1000}}, {256}, 2, 132), 0);       // 2: always
   EXPECT_EQ(launchedAlternative(k, {{"n", 10000000}}, {256}, 0, 132), -1);  // 0: never
+}
+
+// A split instantiation's chunks of k (CodeGen's splitCount) are its grid[1] in the manifest,
+// over <NAME>_SPLIT_K as the header sets it and the SM count (launchNames): the harness launches
+// the grid the program's launch computes. Here a made-up rule: SPLIT_K >= 2 that many, 1 the SMs
+// over the tiles, 0 one.
+TEST(Space, ASplitAlternativesSecondGridDimensionIsTheLaunchsChunks) {
+  rtcuda::Manifest m = rtcuda::readManifest(data + "/planted");
+  TuneKernel k = loadKernels(m).at(0);
+  rtcuda::ManifestAlternative a;
+  a.name = "sg", a.selectMacro = "SG", a.selectValue = 2, a.splitMacro = "PLANTED_SPLIT_K";
+  a.gridIterations = {"n", "PLANTED_SPLIT_K >= 2 ? PLANTED_SPLIT_K : PLANTED_SPLIT_K == 1 ? "
+                           "rtcuda_max(1, rtcuda_sms / rtcuda_ceil_div(n, 1024)) : 1"};
+  a.gridPerBlock = {"1024", "1"}, a.gridMaxBlocks = {2147483647, 65535};
+  a.blockThreads = "256";
+  k.k.alternatives = {a};
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("rtcuda-split-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  auto chunks = [&](const std::string &header, long long n, long long sms) {
+    std::ofstream(dir / k.k.paramsHeader) << header;
+    Variant v;
+    TuneKernel ak = alternativeKernel(k, a, &v);
+    std::map<std::string, long long> sizes{{"n", n}};
+    for (const auto &[name, value] : launchNames(dir.string(), k, sms)) sizes.emplace(name, value);
+    Geometry g = geometry(ak, sizes, v);
+    EXPECT_EQ(g.blocks[0], (n + 1023) / 1024);
+    return g.blocks[1];
+  };
+  EXPECT_EQ(chunks("#define PLANTED_SPLIT_K 1\n", 20000, 132), 6);   // 20 tiles: 132 / 20
+  EXPECT_EQ(chunks("#define PLANTED_SPLIT_K 1\n", 20000, 16), 1);    // 16 SMs
+  EXPECT_EQ(chunks("", 20000, 132), 6);                                // no macro: its default 1
+  EXPECT_EQ(chunks("#define PLANTED_SPLIT_K 0\n", 20000, 132), 1);
+  EXPECT_EQ(chunks("#define PLANTED_SPLIT_K 5\n", 20000, 132), 5);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Space, OutlinedKernelsAreEnumeratedWithWhatIsSkipped) {
