@@ -118,12 +118,28 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
         << "    " << a->type << " *" << a->name << "_init = rtcuda_s.randomArray<" << a->type << ">("
         << a->name << "_count);\n"
         << "    " << a->type << " *" << a->name << "_ref = rtcuda_s.copy(" << a->name << "_init, "
-        << a->name << "_count);\n";
+        << a->name << "_count);\n"
+        << "    " << a->type << " *" << a->name << "_moved = rtcuda_s.moved(" << a->name
+        << "_init, " << a->name << "_count, rtcuda_reduction);\n";
   }
-  out << "    rtcuda_ref_" << k.name << "(";
-  for (size_t i = 0; i < k.params.size(); ++i)
-    out << (i ? ", " : "") << k.params[i].name << (k.params[i].isArray() ? "_ref" : "");
-  out << ");\n";
+  // The reference on the inputs, then on the moved inputs: how far rounding moves its answer.
+  for (const char *copy : {"_ref", "_moved"}) {
+    out << "    rtcuda_ref_" << k.name << "(";
+    for (size_t i = 0; i < k.params.size(); ++i)
+      out << (i ? ", " : "") << k.params[i].name << (k.params[i].isArray() ? copy : "");
+    out << ");\n";
+  }
+  // Written arrays must equal the reference; the others must come back untouched.
+  auto compareAndFree = [&](const std::string &where) {
+    for (const ManifestParam *a : arrays) {
+      bool tolerant = a->written && a->isFloat();
+      out << "      rtcuda_s.compare(\"" << k.name << "\", " << where << ", \"" << a->name << "\", "
+          << a->name << "_dev, " << a->name << (a->written ? "_ref" : "_init") << ", "
+          << (tolerant ? a->name + "_moved" : "(" + a->type + " *)nullptr") << ", " << a->name
+          << "_count, " << (tolerant ? "rtcuda_reduction" : "0") << ");\n"
+          << "      rtcuda_host_free(" << a->name << "_dev);\n";
+    }
+  };
   out << "    for (const auto &rtcuda_point : points_" << k.name << ") {\n";
   size_t t = 0;
   for (const ManifestTuning &tp : k.tuning)
@@ -142,14 +158,7 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
   out << "      " << k.launchFunction << "(\"rtcuda verify\"";
   for (const ManifestParam &p : k.params) out << ", " << p.name << (p.isArray() ? "_dev" : "");
   out << ");\n";
-  for (const ManifestParam *a : arrays) {
-    // Written arrays must equal the reference; the others must come back untouched.
-    std::string want = a->name + (a->written ? "_ref" : "_init");
-    out << "      rtcuda_s.compare(\"" << k.name << "\", rtcuda_where, \"" << a->name << "\", " << a->name
-        << "_dev, " << want << ", " << a->name << "_count, "
-        << (a->written && a->isFloat() ? "rtcuda_reduction" : "0") << ");\n"
-        << "      rtcuda_host_free(" << a->name << "_dev);\n";
-  }
+  compareAndFree("rtcuda_where");
   out << "      ++rtcuda_s.points;\n    }\n";
   // Each alternative instantiation chosen at launch, forced by its selecting macro (the
   // points above ran with every selector at 0: the kernel at the point they name).
@@ -165,17 +174,12 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
     out << "      " << k.launchFunction << "(\"rtcuda verify\"";
     for (const ManifestParam &p : k.params) out << ", " << p.name << (p.isArray() ? "_dev" : "");
     out << ");\n      rtcuda_verify_" << alt.selectMacro << " = 0;\n";
-    for (const ManifestParam *a : arrays) {
-      std::string want = a->name + (a->written ? "_ref" : "_init");
-      out << "      rtcuda_s.compare(\"" << k.name << "\", rtcuda_where, \"" << a->name << "\", "
-          << a->name << "_dev, " << want << ", " << a->name << "_count, "
-          << (a->written && a->isFloat() ? "rtcuda_reduction" : "0") << ");\n"
-          << "      rtcuda_host_free(" << a->name << "_dev);\n";
-    }
+    compareAndFree("rtcuda_where");
     out << "      ++rtcuda_s.alternatives;\n    }\n";
   }
   for (const ManifestParam *a : arrays)
-    out << "    free(" << a->name << "_init);\n    free(" << a->name << "_ref);\n";
+    out << "    free(" << a->name << "_init);\n    free(" << a->name << "_ref);\n    free(" << a->name
+        << "_moved);\n";
   out << "  }\n}\n";
 }
 
@@ -227,7 +231,8 @@ std::string verifyHarness(const Manifest &m, const VerifyOptions &options) {
       << "    else if (flag == \"--point\") s.pointFilter[name] = (int)number;\n"
       << "    else if (flag == \"--tolerance\") s.tolerance = atof(value.c_str());\n"
       << "  }\n"
-      << "  s.rng.seed(s.seed);\n";
+      << "  s.rng.seed(s.seed);\n"
+      << "  s.moveRng.seed(s.seed + 0x9e3779b9u);\n";
   for (const ManifestKernel &k : m.verified()) out << "  verify_" << k.name << "(s);\n";
   out << "  printf(\"harness: %d kernel(s) %lld point(s) %zu size(s) %lld mismatch(es)\\n\", "
       << m.verified().size() << ", s.points, s.sizeBases.size(), s.mismatches);\n"

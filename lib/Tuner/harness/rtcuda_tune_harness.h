@@ -472,7 +472,7 @@ inline long long Runner::compare(int side, const std::string &where, std::string
       using T = decltype(zero);
       bad += s.compare(job_.kernel.c_str(), where, p.name.c_str(),
                        reinterpret_cast<const T *>(got_.data()), static_cast<const T *>(want),
-                       p.count[side],
+                       static_cast<const T *>(nullptr), p.count[side],
                        p.written && std::is_floating_point<T>::value ? job_.reduction[side] : 0);
     });
     if (bad > before) badArrays += (badArrays.empty() ? "" : ", ") + p.name;

@@ -19,6 +19,7 @@ namespace rtcuda_verify {
 struct Session {
   unsigned seed = 1;
   std::mt19937_64 rng;
+  std::mt19937_64 moveRng;  // for moved(): its own stream, so a seed still gives the same inputs
   std::vector<long long> sizeBases;                  // one problem size per entry
   std::map<std::string, long long> sizeOverrides;    // --size NAME=VALUE
   std::map<std::string, int> pointFilter;            // --point NAME=VALUE
@@ -67,19 +68,45 @@ struct Session {
     return it == pointFilter.end() || it->second == value;
   }
 
+  // A copy of `a` whose floating-point elements are each moved by a random relative amount of
+  // at most R * eps, R the reduction bound: what summing R terms in another order may do to
+  // them (its backward error). The sequential C run on moved inputs shows how far its own answer
+  // moves under such rounding: little for a sum, much for a solve whose steps divide by sums
+  // earlier steps formed (trisolv and LU without pivoting on random inputs).
+  template <class T> T *moved(const T *a, long long count, long long reduction) {
+    T *b = copy(a, count);
+    if (!std::is_floating_point<T>::value) return b;
+    double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
+    double amount = eps * double(reduction > 1 ? reduction : 1);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    for (long long i = 0; i < count; ++i) b[i] = T(double(b[i]) * (1 + amount * unit(moveRng)));
+    return b;
+  }
+
   // Integers must match exactly. Floating point within a tolerance that grows with the
-  // epsilon of the type and the length of the longest reduction the sizes allow.
+  // epsilon of the type and the length of the longest reduction the sizes allow, plus what the
+  // sequential C's own answer moved on moved inputs (`shifted`, its output on them; may be null).
   template <class T>
   long long compare(const char *kernel, const std::string &where, const char *array,
-                    const T *got, const T *want, long long count, long long reduction) {
+                    const T *got, const T *want, const T *shifted, long long count,
+                    long long reduction) {
     ++comparisons;
     double tol = 0;
     double scale = 0;
+    double shiftScale = 0;  // rms of the finite moves
+    auto shift = [&](long long i) {
+      double d = shifted ? std::fabs(double(shifted[i]) - double(want[i])) : 0;
+      return std::isfinite(d) ? d : 0;
+    };
     if (std::is_floating_point<T>::value) {
       double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
       tol = 16 * eps * double(reduction > 1 ? reduction : 1) * tolerance;
-      for (long long i = 0; i < count; ++i) scale += double(want[i]) * double(want[i]);
+      for (long long i = 0; i < count; ++i) {
+        scale += double(want[i]) * double(want[i]);
+        shiftScale += shift(i) * shift(i);
+      }
       scale = count ? std::sqrt(scale / double(count)) : 0;
+      shiftScale = count ? std::sqrt(shiftScale / double(count)) : 0;
     }
     long long bad = 0;
     for (long long i = 0; i < count; ++i) {
@@ -87,7 +114,8 @@ struct Session {
       if (std::is_floating_point<T>::value) {
         double g = double(got[i]), w = double(want[i]);
         same = (std::isnan(g) && std::isnan(w)) || g == w ||
-               std::fabs(g - w) <= tol * std::max(std::fabs(w), scale);
+               std::fabs(g - w) <= tol * std::max(std::fabs(w), scale) +
+                                       16 * tolerance * std::max(shift(i), shiftScale);
       } else {
         same = got[i] == want[i];
       }
