@@ -143,6 +143,7 @@ json kernelEntry(const LoweredKernel &lk) {
     if (!p.isArray && !p.type.isInteger()) sizeVars.erase(p.name);
 
   std::map<std::string, long long> limits = sizeLimits(lk.source.body ? lk.source : k);
+  std::map<std::string, IndexArrayUse> indexUses = indexArrayUses(lk.source.body ? lk.source : k);
   json params = json::array();
   for (const ir::Param &p : k.params) {
     json entry = {{"name", p.name}, {"type", p.type.cName()}, {"location", p.loc.str()}};
@@ -153,6 +154,13 @@ json kernelEntry(const LoweredKernel &lk) {
       entry.update({{"kind", "array"}, {"const", p.isConst}, {"restrict", p.isRestrict},
                     {"dims", dims}, {"elements", text(f.elements)}, {"read", f.read},
                     {"written", f.written}});
+      auto use = indexUses.find(p.name);
+      if (use != indexUses.end() && !f.written) {
+        if (!use->second.offsetsUpTo.empty())
+          entry["index_values"] = {{"offsets_up_to", use->second.offsetsUpTo}};
+        else if (!use->second.below.empty())
+          entry["index_values"] = {{"below", use->second.below}};
+      }
     } else {
       entry.update({{"kind", "scalar"}, {"role", sizeVars.count(p.name) ? "size" : "value"}});
       if (sizeVars.count(p.name) && !arraySizeVars.count(p.name)) entry["bounds_only"] = true;

@@ -142,6 +142,14 @@ Manifest readManifest(const std::string &outDir) {
         mp.dims = p.value("dims", std::vector<std::string>{});
         for (const std::string &d : mp.dims) c.expression(where + "params[" + mp.name + "].dims", d);
         mp.elements = c.expression(where + "params[" + mp.name + "].elements", p.value("elements", ""));
+        if (p.contains("index_values")) {
+          const json &iv = p.at("index_values");
+          std::string key = where + "params[" + mp.name + "].index_values";
+          for (const std::string &e : iv.value("below", std::vector<std::string>{}))
+            mp.valuesBelow.push_back(c.expression(key + ".below", e));
+          for (const std::string &e : iv.value("offsets_up_to", std::vector<std::string>{}))
+            mp.offsetsUpTo.push_back(c.expression(key + ".offsets_up_to", e));
+        }
         mk.params.push_back(mp);
       }
       for (const json &g : k.at("grid"))

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
@@ -214,6 +215,27 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
       return 0LL;
     }
   };
+  // An index array (manifest "index_values"): " below|offsets LIMIT LIMIT", the least of its
+  // limits at each size, for values the kernel and the C can run on.
+  auto indexValues = [](const ManifestParam &p, const std::map<std::string, long long> &check,
+                        const std::map<std::string, long long> &target) -> std::string {
+    bool offsets = !p.offsetsUpTo.empty();
+    const std::vector<std::string> &limits = offsets ? p.offsetsUpTo : p.valuesBelow;
+    if (limits.empty()) return "";
+    auto least = [&](const std::map<std::string, long long> &sizes) {
+      long long v = std::numeric_limits<long long>::max();
+      for (const std::string &e : limits) {
+        try {
+          v = std::min(v, evalExpr(e, sizes));
+        } catch (...) {
+          v = std::min(v, 0LL);  // not evaluable: every value 0, inside any array with elements
+        }
+      }
+      return v;
+    };
+    return std::string(offsets ? " offsets " : " below ") + std::to_string(least(check)) + " " +
+           std::to_string(least(target));
+  };
   auto value = [](const ManifestParam &p, const std::map<std::string, long long> &sizes) {
     return sizes.count(p.name) ? sizes.at(p.name) : 0LL;
   };
@@ -230,7 +252,7 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
     if (p.isArray())
       out << "array " << typeToken(p.type) << " " << p.name << " " << elements(p, check) << " "
           << elements(p, job.sizes) << " " << (p.read ? "r" : "") << (p.written ? "w" : "")
-          << (!p.read && !p.written ? "-" : "") << "\n";
+          << (!p.read && !p.written ? "-" : "") << indexValues(p, check, job.sizes) << "\n";
     else
       out << "scalar " << typeToken(p.type) << " " << p.name << " "
           << (p.role == "host" ? "host" : job.sizes.count(p.name) ? "size" : "value") << " "

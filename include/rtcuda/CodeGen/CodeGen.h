@@ -32,6 +32,14 @@ std::string paramsHeaderName(const ir::Kernel &k);
 // (the others at their defaults).
 ir::Kernel alternativeKernel(const ir::Kernel &k, size_t i);
 
+// Integer arrays whose values index other arrays or bound loops (IndexArrays.cpp): values
+// below the extents in `below`; or offsets, non-decreasing up to the extents in `offsetsUpTo`.
+// manifest.json's "index_values", so that verify draws inputs the C can run on.
+struct IndexArrayUse {
+  std::vector<std::string> below, offsetsUpTo;  // C expressions over the scalar parameters
+};
+std::map<std::string, IndexArrayUse> indexArrayUses(const ir::Kernel &source);
+
 // Index width (IndexWidth.cpp, docs/passes/LoopCollapse.md#index-width): a kernel whose passes
 // made index arithmetic 64-bit is printed with it narrowed to 32 bits as well, the launch
 // choosing by the problem's extents (Both, <NAME>_WIDE_INDEX), or only narrowed where constant

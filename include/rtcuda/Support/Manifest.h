@@ -18,6 +18,9 @@ struct ManifestParam {
   bool isConst = false, read = false, written = false;
   std::vector<std::string> dims;
   std::string elements;                // C expression over the scalar parameters
+  // An integer array whose values index other arrays ("index_values"): each value below the
+  // least of `valuesBelow`; or offsets, non-decreasing up to the least of `offsetsUpTo`.
+  std::vector<std::string> valuesBelow, offsetsUpTo;
   bool isArray() const { return kind == "array"; }
   bool isFloat() const { return type == "float" || type == "double"; }
 };

@@ -362,11 +362,16 @@ inline bool Runner::prepare(Device &device, std::string &error) {
       Param &p = job_.params[i];
       bool known = withType(p.type, [&](auto zero) {
         using T = decltype(zero);
-        if (p.array && side == Check) {
-          p.host = s.randomArray<T>(p.count[Check]);
-          p.ref = rtcuda_verify::Session::copy(static_cast<T *>(p.host), p.count[Check]);
-        } else if (p.array) {
-          targetHost[i] = s.randomArray<T>(p.count[Target]);
+        if (p.array) {
+          T *a = s.randomArray<T>(p.count[side]);
+          if (p.values == "below") s.indexValues(a, p.count[side], p.limit[side]);
+          if (p.values == "offsets") s.offsetValues(a, p.count[side], p.limit[side]);
+          if (side == Check) {
+            p.host = a;
+            p.ref = rtcuda_verify::Session::copy(a, p.count[Check]);
+          } else {
+            targetHost[i] = a;
+          }
         } else if (side == Check) {
           T v = p.role == "size" ? T(p.value[Check]) : s.randomValue<T>();
           T t = p.role == "size" ? T(p.value[Target]) : v;

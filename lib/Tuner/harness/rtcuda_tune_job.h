@@ -20,6 +20,9 @@ struct Param {
   bool array = false;
   std::string type, name, role;
   long long count[2] = {0, 0};  // arrays: elements at each size
+  // An index array's values ("below": each under limit; "offsets": non-decreasing up to it).
+  std::string values;
+  long long limit[2] = {0, 0};
   bool read = false, written = false;
   long long value[2] = {0, 0};  // size scalars
   alignas(8) unsigned char scalar[2][8] = {{0}, {0}};
@@ -134,6 +137,7 @@ inline bool readJob(const char *path, Job &job, std::string &error) {
       std::string access;
       p.array = true;
       ls >> p.type >> p.name >> p.count[Check] >> p.count[Target] >> access;
+      if (ls >> p.values) ls >> p.limit[Check] >> p.limit[Target];
       p.read = access.find('r') != std::string::npos;
       p.written = access.find('w') != std::string::npos;
       job.params.push_back(p);

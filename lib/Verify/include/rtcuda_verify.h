@@ -56,6 +56,19 @@ struct Session {
     return a;
   }
 
+  // An integer array whose values index another array's dimension of `extent` elements.
+  template <class T> void indexValues(T *a, long long count, long long extent) {
+    std::uniform_int_distribution<long long> pick(0, extent > 0 ? extent - 1 : 0);
+    for (long long i = 0; i < count; ++i) a[i] = T(pick(rng));
+  }
+
+  // Offsets (CSR row pointers): non-decreasing, from 0 to at most `total`.
+  template <class T> void offsetValues(T *a, long long count, long long total) {
+    indexValues(a, count, (total > 0 ? total : 0) + 1);
+    std::sort(a, a + count);
+    if (count) a[0] = 0;
+  }
+
   template <class T> static T *copy(const T *a, long long count) {
     if (count < 0) count = 0;
     T *b = static_cast<T *>(malloc(sizeof(T) * size_t(count > 0 ? count : 1)));
