@@ -25,6 +25,10 @@
 // rectangular bounds), its body is one plain store B[y][x] = value, and every load in the value
 // that depends on the loops reads A[x][y] (any arrays, the same two subscripts). The value is
 // computed where the reads are coalesced; the stored array is not read.
+//
+// Batched: a third parallel loop of step 1 around them whose variable b is the first subscript
+// of the store and of those loads (B[b][y][x] = f(A[b][x][y])) gives each batch its own tiles:
+// the grid's y dimension walks the batches' tile rows together (t = b * ceil(Y / 32) + ty).
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -50,15 +54,24 @@ bool parallelUnitLoop(const Stmt &s) {
          isConst(s->step, &step) && step == 1;
 }
 
-// Every load of `value` that depends on x or y reads [x][y].
-bool readsTransposed(const Expr &value, const std::string &x, const std::string &y) {
+// `indices` are the batch's variable (when there is one), then `first`, then `second`.
+bool subscripts(const std::vector<Expr> &indices, const std::string &batch,
+                const std::string &first, const std::string &second) {
+  size_t b = batch.empty() ? 0 : 1;
+  return indices.size() == b + 2 && (!b || isVar(indices[0], batch)) &&
+         isVar(indices[b], first) && isVar(indices[b + 1], second);
+}
+
+// Every load of `value` that depends on x or y reads [b][x][y] ([x][y] without a batch).
+bool readsTransposed(const Expr &value, const std::string &b, const std::string &x,
+                     const std::string &y) {
   bool ok = true, any = false;
   visitExpr(value, [&](const Expr &n) {
     if (n->kind != ExprKind::Load) return;
     bool depends = false;
     for (const Expr &i : n->operands) depends |= mentions(i, x) || mentions(i, y);
     if (!depends) return;
-    bool xy = n->operands.size() == 2 && isVar(n->operands[0], x) && isVar(n->operands[1], y);
+    bool xy = subscripts(n->operands, b, x, y);
     ok &= xy;
     any |= xy;
   });
@@ -70,20 +83,31 @@ bool readsTransposed(const Expr &value, const std::string &x, const std::string 
 Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   if (!k.grid.empty() || !k.reductions.empty() || !k.atomicArrays.empty() || k.finish) return k;
   const Stmt nest = soleStatement(k);
-  if (!nest) return k;
-  const Stmt outer = nest, inner = only(outer->body);
-  if (!parallelUnitLoop(outer) || !parallelUnitLoop(inner)) return k;
+  if (!nest || !parallelUnitLoop(nest)) return k;
+  // A batch loop: three parallel loops, the outermost the batch.
+  Stmt batch, outer = nest, inner = only(nest->body);
+  if (parallelUnitLoop(inner) && parallelUnitLoop(only(inner->body)))
+    batch = nest, outer = inner, inner = only(inner->body);
+  if (!parallelUnitLoop(inner)) return k;
   const Stmt st = only(inner->body);
-  if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != 2) return k;
+  const std::string b = batch ? batch->name : "";
+  const size_t first = batch ? 1 : 0;
+  if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != first + 2)
+    return k;
   // The write's last subscript is x, the reads' last subscript is y.
   const std::string p = outer->name, q = inner->name;
-  if (st->indices[0]->kind != ExprKind::Var || st->indices[1]->kind != ExprKind::Var) return k;
-  const std::string y = st->indices[0]->name, x = st->indices[1]->name;
+  if (st->indices[first]->kind != ExprKind::Var || st->indices[first + 1]->kind != ExprKind::Var)
+    return k;
+  const std::string y = st->indices[first]->name, x = st->indices[first + 1]->name;
   if (!((x == p && y == q) || (x == q && y == p))) return k;
-  if (!readsTransposed(st->value, x, y) || mentions(st->value, st->name)) return k;
-  for (const Stmt &l : {outer, inner})
-    if (mentions(l->min, p) || mentions(l->end, p) || mentions(l->min, q) || mentions(l->end, q))
-      return k;
+  if (!subscripts(st->indices, b, y, x) || !readsTransposed(st->value, b, x, y) ||
+      mentions(st->value, st->name))
+    return k;
+  std::vector<Stmt> loops{outer, inner};
+  if (batch) loops.push_back(batch);
+  for (const Stmt &l : loops)
+    for (const std::string &v : {p, q, b})
+      if (!v.empty() && (mentions(l->min, v) || mentions(l->end, v))) return k;
   const Stmt &xLoop = x == p ? outer : inner, &yLoop = x == p ? inner : outer;
 
   Expr blockSize = var(k.macro("BLOCKSIZE")), tile = intImm(kTile), pitch = intImm(kPitch);
@@ -121,23 +145,36 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   shared->shared = true;
   std::vector<Stmt> body{comment("a 32 x 33 tile: read along '" + y + "', written along '" + x + "'"),
                          shared};
-  body.push_back(withLoc(forLoop(ty, kInt, cast(kInt, gpuBuiltin("blockIdx.y")), yTiles,
-                                 cast(kInt, gpuBuiltin("gridDim.y")),
-                                 block({read, barrier(), write, barrier()}), LoopKind::Block),
+  std::vector<Stmt> step{read, barrier(), write, barrier()};
+  Expr rows = yTiles;  // tile rows the grid's y dimension walks
+  std::string walked = ty;
+  if (batch) {
+    // t = the batch's tile rows one after another: b and ty from it.
+    walked = freshName(k, "t");
+    rows = simplify(mul(tripCount(batch), yTiles));
+    step.insert(step.begin(), {withLoc(decl(b, batch->type, simplify(add(batch->min,
+                                                                          div(var(walked), yTiles)))),
+                                       batch->loc),
+                               decl(ty, kInt, binary("%", var(walked), yTiles))});
+  }
+  body.push_back(withLoc(forLoop(walked, kInt, cast(kInt, gpuBuiltin("blockIdx.y")), rows,
+                                 cast(kInt, gpuBuiltin("gridDim.y")), block(step), LoopKind::Block),
                          outer->loc));
 
   Kernel out = k;
   out.body = withLoc(block(body), k.body->loc);
   out.grid = {LaunchDim{simplify(tripCount(xLoop)), tile, 2147483647},
-              LaunchDim{simplify(tripCount(yLoop)), tile, 65535}};
+              LaunchDim{batch ? simplify(mul(rows, tile)) : simplify(tripCount(yLoop)), tile, 65535}};
   out.blockThreads = blockSize;
   // 512 threads (2 elements of the tile each): 0.97-1.00x cublasSgeam on an H100 at the four
   // shapes of bench/kinds.txt, against 0.90-0.93x at 256 and 0.83x at 128, 0.69x at 1024
   // (bench/results/h100-2026-11-24-s7-final-kinds). Only where the config sets no default.
   out.preferredBlockSize = 512;
   out.passes.push_back("TiledTranspose");
-  out.remarks.push_back("transpose: '" + st->name + "[" + y + "][" + x + "]' is written from " +
-                        "reads along '" + y + "' through a padded 32 x 33 tile in shared memory");
+  std::string at = batch ? "[" + b + "][" + y + "][" + x + "]" : "[" + y + "][" + x + "]";
+  out.remarks.push_back("transpose: '" + st->name + at + "' is written from reads along '" + y +
+                        "' through a padded 32 x 33 tile in shared memory" +
+                        (batch ? ", one set of tiles per '" + b + "'" : ""));
   return out;
 }
 
