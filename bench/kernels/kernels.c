@@ -497,3 +497,13 @@ void conv2d9(int rows, int cols, const float A[restrict rows + 8][cols + 8], con
             B[i][j] = s;
         }
 }
+
+/* Batched transpose: each batch's matrix transposed (session 12). */
+void btranspose(int batch, int rows, int cols, const float A[restrict batch][rows][cols],
+                float B[restrict batch][cols][rows])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++)
+                B[b][j][i] = A[b][i][j];
+}
