@@ -161,6 +161,15 @@ long long runHarness(const Manifest &m, const VerifyOptions &options,
   if (!std::regex_search(text, match, summary)) {
     std::cout << "rtcuda verify: error: the " << (threads ? "race-check" : "checked")
               << " run stopped (status " << status << "); see the report above\n";
+    // The sanitizer stopped in the sequential C (reference/): no generated code was at fault.
+    static const std::regex inReference(
+        R"(SUMMARY: \w+Sanitizer: .* in rtcuda_ref_(\w+)|/reference/[^:\s]+:\d+:\d+: runtime error)");
+    if (std::regex_search(text, match, inReference))
+      std::cout << "rtcuda verify: error: the report is in the sequential C"
+                << (match[1].matched ? " of '" + match[1].str() + "'" : std::string())
+                << " (the reference), not in generated code: it failed on verify's random inputs "
+                   "(integer arrays get values in [-1000, 1000] unless translate finds them used as "
+                   "plain subscripts or loop bounds: docs/verify.md#index-arrays)\n";
     return -1;
   }
   return std::stoll(match[1]);

@@ -12,6 +12,12 @@
 // RUN: sed -i '0,/x\[col\[k\]\]/s//x[col[k] \/ 2]/' %t/out/kernel.cu
 // RUN: grep -c 'col\[k\] / 2' %t/out/kernel.cu | FileCheck --check-prefix=PLANTED %s
 // RUN: %exit1 %rtcuda verify %t/out --seed 4 --max-points 2 --no-race-check | FileCheck --check-prefix=BAD %s
+// An index computed on before use (x[idx[i] + 1]) keeps random integers: the sequential C itself
+// reads past x, and verify says the report is in the reference, not in generated code.
+// RUN: %rtcuda translate %t/shifted.yaml -o %t/shifted > /dev/null
+// RUN: FileCheck --check-prefix=NOLIMIT %s < %t/shifted/manifest.json
+// RUN: %exit1 %rtcuda verify %t/shifted --seed 1 --max-points 1 --no-race-check > %t/shifted.log 2>&1
+// RUN: FileCheck --check-prefix=REFERENCE %s < %t/shifted.log
 //
 // MANIFEST:      "name": "csr_spmv",
 // MANIFEST:      "elements": "n + 1",
@@ -35,6 +41,9 @@
 // PLANTED: 1
 // BAD: MISMATCH csr_spmv
 // BAD: verified 2 kernel(s) at 4 parameter point(s) and 4 size(s): {{[1-9][0-9]*}} mismatch(es)
+// NOLIMIT-NOT: index_values
+// REFERENCE: SUMMARY: AddressSanitizer: {{.*}} in rtcuda_ref_shifted_gather
+// REFERENCE: rtcuda verify: error: the report is in the sequential C of 'shifted_gather' (the reference), not in generated code
 
 //--- kernel.c
 void csr_spmv(int n, int nnz, const int rowptr[n + 1], const int col[nnz], const float val[nnz],
@@ -48,6 +57,12 @@ void csr_spmv(int n, int nnz, const int rowptr[n + 1], const int col[nnz], const
 void gather(int n, int m, const int perm[n], const double x[m], double y[n]) {
   for (int i = 0; i < n; i++) y[i] = 2.0 * x[perm[i]];
 }
+void shifted_gather(int n, const int idx[n], const float x[n + 1], float y[n]) {
+  for (int i = 0; i < n; i++) y[i] = x[idx[i] + 1];
+}
 //--- config.yaml
 kernel_files: [kernel.c]
 kernels: [csr_spmv, gather]
+//--- shifted.yaml
+kernel_files: [kernel.c]
+kernels: [shifted_gather]
