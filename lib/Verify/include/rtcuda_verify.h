@@ -88,11 +88,16 @@ struct Session {
   // earlier steps formed (trisolv and LU without pivoting on random inputs).
   template <class T> T *moved(const T *a, long long count, long long reduction) {
     T *b = copy(a, count);
-    if (!std::is_floating_point<T>::value) return b;
+    if (!std::is_floating_point<T>::value || count <= 0) return b;
     double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
     double amount = eps * double(reduction > 1 ? reduction : 1);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
-    for (long long i = 0; i < count; ++i) b[i] = T(double(b[i]) * (1 + amount * unit(moveRng)));
+    // Within the array's own range: a value the C turns into an index stays in the indices the
+    // drawn inputs reach.
+    auto range = std::minmax_element(a, a + count);
+    for (long long i = 0; i < count; ++i)
+      b[i] = std::min(std::max(T(double(b[i]) * (1 + amount * unit(moveRng))), *range.first),
+                      *range.second);
     return b;
   }
 
