@@ -22,23 +22,31 @@ const ir::Param *loadedIndexArray(const ir::Kernel &k, ir::Expr e) {
   return p && p->isArray && p->type.isInteger() ? p : nullptr;
 }
 
+// Calls `each(x, d, index)` for every subscript of every access (load or store) in `body` of
+// an array parameter x whose dimensions are known in number.
+template <class Each>
+void forEachSubscript(const ir::Kernel &k, const ir::Stmt &body, Each each) {
+  auto access = [&](const std::string &array, const std::vector<ir::Expr> &indices) {
+    const ir::Param *x = k.findParam(array);
+    if (!x || !x->isArray || x->dims.size() != indices.size()) return;
+    for (size_t d = 0; d < indices.size(); ++d) each(*x, d, indices[d]);
+  };
+  ir::visitStmt(body, [&](const ir::Stmt &s) {
+    if (s->kind == ir::StmtKind::Store) access(s->name, s->indices);
+  }, [&](const ir::Expr &e) {
+    ir::visitExpr(e, [&](const ir::Expr &n) {
+      if (n->kind == ir::ExprKind::Load) access(n->name, n->operands);
+    });
+  });
+}
+
 // Extents of the dimensions that `var` indexes directly (X[..., var, ...]) in `body`.
 std::vector<std::string> extentsIndexedBy(const ir::Kernel &k, const ir::Stmt &body,
                                           const std::string &var) {
   std::vector<std::string> out;
-  auto note = [&](const std::string &array, const std::vector<ir::Expr> &indices) {
-    const ir::Param *x = k.findParam(array);
-    if (!x || !x->isArray || x->dims.size() != indices.size()) return;
-    for (size_t d = 0; d < indices.size(); ++d)
-      if (indices[d]->kind == ir::ExprKind::Var && indices[d]->name == var && x->dims[d])
-        out.push_back(ir::print(x->dims[d]));
-  };
-  ir::visitStmt(body, [&](const ir::Stmt &s) {
-    if (s->kind == ir::StmtKind::Store) note(s->name, s->indices);
-  }, [&](const ir::Expr &e) {
-    ir::visitExpr(e, [&](const ir::Expr &n) {
-      if (n->kind == ir::ExprKind::Load) note(n->name, n->operands);
-    });
+  forEachSubscript(k, body, [&](const ir::Param &x, size_t d, const ir::Expr &index) {
+    if (index->kind == ir::ExprKind::Var && index->name == var && x.dims[d])
+      out.push_back(ir::print(x.dims[d]));
   });
   return out;
 }
@@ -52,24 +60,16 @@ void addOnce(std::vector<std::string> &list, const std::string &item) {
 std::map<std::string, IndexArrayUse> indexArrayUses(const ir::Kernel &k) {
   std::map<std::string, IndexArrayUse> uses;
   if (!k.body) return uses;
-  auto subscripts = [&](const std::string &array, const std::vector<ir::Expr> &indices) {
-    const ir::Param *x = k.findParam(array);
-    if (!x || !x->isArray || x->dims.size() != indices.size()) return;
-    for (size_t d = 0; d < indices.size(); ++d)
-      if (const ir::Param *p = loadedIndexArray(k, indices[d]))
-        if (p->name != array && x->dims[d]) addOnce(uses[p->name].below, ir::print(x->dims[d]));
-  };
+  forEachSubscript(k, k.body, [&](const ir::Param &x, size_t d, const ir::Expr &index) {
+    if (const ir::Param *p = loadedIndexArray(k, index))
+      if (p->name != x.name && x.dims[d]) addOnce(uses[p->name].below, ir::print(x.dims[d]));
+  });
   ir::visitStmt(k.body, [&](const ir::Stmt &s) {
-    if (s->kind == ir::StmtKind::Store) subscripts(s->name, s->indices);
     if (s->kind != ir::StmtKind::For) return;
     const ir::Param *lo = loadedIndexArray(k, s->min), *hi = loadedIndexArray(k, s->end);
     if (!lo || !hi || lo != hi) return;
     for (const std::string &extent : extentsIndexedBy(k, s->body, s->name))
       addOnce(uses[lo->name].offsetsUpTo, extent);
-  }, [&](const ir::Expr &e) {
-    ir::visitExpr(e, [&](const ir::Expr &n) {
-      if (n->kind == ir::ExprKind::Load) subscripts(n->name, n->operands);
-    });
   });
   return uses;
 }

@@ -219,8 +219,7 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
   // limits at each size, for values the kernel and the C can run on.
   auto indexValues = [](const ManifestParam &p, const std::map<std::string, long long> &check,
                         const std::map<std::string, long long> &target) -> std::string {
-    bool offsets = !p.offsetsUpTo.empty();
-    const std::vector<std::string> &limits = offsets ? p.offsetsUpTo : p.valuesBelow;
+    const std::vector<std::string> &limits = p.indexLimits();
     if (limits.empty()) return "";
     auto least = [&](const std::map<std::string, long long> &sizes) {
       long long v = std::numeric_limits<long long>::max();
@@ -233,7 +232,7 @@ void writeJob(const MeasureJob &job, const std::vector<const VariantLaunch *> &t
       }
       return v;
     };
-    return std::string(offsets ? " offsets " : " below ") + std::to_string(least(check)) + " " +
+    return std::string(p.isOffsets() ? " offsets " : " below ") + std::to_string(least(check)) + " " +
            std::to_string(least(target));
   };
   auto value = [](const ManifestParam &p, const std::map<std::string, long long> &sizes) {

@@ -118,13 +118,12 @@ void emitKernel(std::ostringstream &out, const ManifestKernel &k, const VerifyOp
         << "    " << a->type << " *" << a->name << "_init = rtcuda_s.randomArray<" << a->type << ">("
         << a->name << "_count);\n";
     // Index arrays (manifest "index_values"): values the C can run on, not random integers.
-    bool offsets = !a->offsetsUpTo.empty();
-    const std::vector<std::string> &limits = offsets ? a->offsetsUpTo : a->valuesBelow;
+    const std::vector<std::string> &limits = a->indexLimits();
     if (!limits.empty()) {
       std::string least = "(long long)(" + limits[0] + ")";
       for (size_t i = 1; i < limits.size(); ++i)
         least = "rtcuda_min(" + least + ", (long long)(" + limits[i] + "))";
-      out << "    rtcuda_s." << (offsets ? "offsetValues" : "indexValues") << "(" << a->name
+      out << "    rtcuda_s." << (a->isOffsets() ? "offsetValues" : "indexValues") << "(" << a->name
           << "_init, " << a->name << "_count, " << least << ");\n";
     }
     out << "    " << a->type << " *" << a->name << "_ref = rtcuda_s.copy(" << a->name << "_init, "

@@ -21,6 +21,10 @@ struct ManifestParam {
   // An integer array whose values index other arrays ("index_values"): each value below the
   // least of `valuesBelow`; or offsets, non-decreasing up to the least of `offsetsUpTo`.
   std::vector<std::string> valuesBelow, offsetsUpTo;
+  bool isOffsets() const { return !offsetsUpTo.empty(); }
+  const std::vector<std::string> &indexLimits() const {  // empty: not an index array
+    return isOffsets() ? offsetsUpTo : valuesBelow;
+  }
   bool isArray() const { return kind == "array"; }
   bool isFloat() const { return type == "float" || type == "double"; }
 };

@@ -81,6 +81,11 @@ struct Session {
     return it == pointFilter.end() || it->second == value;
   }
 
+  // The machine epsilon the bounds below are written in.
+  template <class T> static double epsilon() {
+    return std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
+  }
+
   // A copy of `a` whose floating-point elements are each moved by a random relative amount of
   // at most R * eps, R the reduction bound: what summing R terms in another order may do to
   // them (its backward error). The sequential C run on moved inputs shows how far its own answer
@@ -89,8 +94,7 @@ struct Session {
   template <class T> T *moved(const T *a, long long count, long long reduction) {
     T *b = copy(a, count);
     if (!std::is_floating_point<T>::value || count <= 0) return b;
-    double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
-    double amount = eps * double(reduction > 1 ? reduction : 1);
+    double amount = epsilon<T>() * double(reduction > 1 ? reduction : 1);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     // Within the array's own range: a value the C turns into an index stays in the indices the
     // drawn inputs reach.
@@ -117,8 +121,7 @@ struct Session {
       return std::isfinite(d) ? d : 0;
     };
     if (std::is_floating_point<T>::value) {
-      double eps = std::is_same<T, float>::value ? 1.1920929e-7 : 2.220446e-16;
-      tol = 16 * eps * double(reduction > 1 ? reduction : 1) * tolerance;
+      tol = 16 * epsilon<T>() * double(reduction > 1 ? reduction : 1) * tolerance;
       for (long long i = 0; i < count; ++i) {
         scale += double(want[i]) * double(want[i]);
         shiftScale += shift(i) * shift(i);
