@@ -142,7 +142,7 @@ private:
   std::vector<Stmt> splitNest(const std::vector<Stmt> &path, const Stmt &loop, bool &changed) {
     changed = false;
     std::vector<Piece> pieces;
-    size_t pos = 0, inner = 0;
+    std::vector<size_t> inner;
     int64_t step = 0;
     if (!reorderBlocker(loop).empty() || !isConst(loop->step, &step) || step <= 0)
       return {loop};
@@ -152,17 +152,33 @@ private:
       visitStmt(s, [&](const Stmt &n) {
         nested |= n->kind == StmtKind::For || n->kind == StmtKind::While;
       });
-      if (s->kind == StmtKind::For) pos = pieces.size(), ++inner;
+      if (s->kind == StmtKind::For) inner.push_back(pieces.size());
       else if (nested || s->kind == StmtKind::Decl) return {loop};
       pieces.push_back({s, nullptr});
     }
-    if (inner != 1 || pieces.size() < 2) return {loop};
+    if (inner.empty() || pieces.size() < 2) return {loop};
+    std::vector<Stmt> nestPath = path;
+    auto parallel = [&](const Stmt &j) {
+      nestPath.resize(path.size());
+      nestPath.push_back(withBody(loop, {j}));
+      return reorderBlocker(j).empty() && kindOf(nestPath, j) == Kind::Free;
+    };
+    // The one inner loop that becomes the nest; other inner loops only when they walk down
+    // columns (gramschmidt's column sum before its column update): fused, a block then holds
+    // just 32 iterations of `loop` and the parallel loop after it only the block's warps.
+    size_t pos = inner[0];
+    if (inner.size() > 1) {
+      std::vector<size_t> free;
+      for (size_t at : inner)
+        if (parallel(pieces[at].stmt)) free.push_back(at);
+        else if (!walksDownColumns(pieces[at].stmt, loop->name)) return {loop};
+      if (free.size() != 1) return {loop};
+      pos = free[0];
+    }
     const Stmt &j = pieces[pos].stmt;
     int64_t lo = 0, hi = 0;
     if (isConst(j->min, &lo) && isConst(j->end, &hi) && hi - lo < 32) return {loop};
-    std::vector<Stmt> nestPath = path;
-    nestPath.push_back(withBody(loop, {j}));
-    if (!reorderBlocker(j).empty() || kindOf(nestPath, j) != Kind::Free) return {loop};
+    if (!parallel(j)) return {loop};
     std::vector<Stmt> loops = probe(path, withBody(loop, stmtsOf(pieces)));
     for (size_t cut : {pos, pos + 1}) {
       if (cut == 0 || cut == pieces.size()) continue;
@@ -188,6 +204,22 @@ private:
     return out;
   }
 
+
+  // Whether `inner` reads some array down a column: `outer` is the last subscript of the load
+  // and `inner`'s variable is in an earlier one (neighbouring iterations of `outer` read
+  // neighbouring elements, each iteration of `inner` a row further).
+  static bool walksDownColumns(const Stmt &inner, const std::string &outer) {
+    bool found = false;
+    visitStmt(inner->body, nullptr, [&](const Expr &e) {
+      visitExpr(e, [&](const Expr &n) {
+        if (n->kind != ExprKind::Load || n->operands.size() < 2) return;
+        if (!isVar(n->operands.back(), outer)) return;
+        for (size_t d = 0; d + 1 < n->operands.size(); ++d)
+          found |= mentions(n->operands[d], inner->name);
+      });
+    });
+    return found;
+  }
 
   // Each remark once (a serial loop's inner loops are looked at again on their own).
   void remark(const SourceLoc &loc, const std::string &text) {
@@ -384,7 +416,9 @@ std::vector<Stmt> distributeSeq(Distributor &d, const std::vector<Stmt> &stmts,
       out.insert(out.end(), loops.begin(), loops.end());
       continue;
     }
-    if (d.kindOf(path, s) == Kind::Serial && reorderBlocker(s).empty()) {
+    // Its own scalars and jumps do not matter here: the loop stays as written around its
+    // inner loops, each of which is checked on its own (gramschmidt's `k` sets `nrm`).
+    if (d.kindOf(path, s) == Kind::Serial) {
       path.push_back(s);
       bool inner = false;
       std::vector<Stmt> body = distributeSeq(d, statementsOf(s->body), path, inner);

@@ -5,7 +5,8 @@
 // one barrier; a loop after the sum whose iterations are independent is split between the lanes
 // once lane 0 has shared the sums through its slots (rownorm: rows, shuffles; rowshort: rows,
 // the shared-memory tree; gs4, gramschmidt's kernel 4: columns, the warps split the column
-// update, R[k][j] read as the sum); rowscan's loop after the sum carries a dependence and stays
+// update, R[k][j] read as the sum; `parallel_loops: 1` keeps it one kernel, which Fission
+// otherwise splits: test/lit/Fission/column-update.c); rowscan's loop after the sum carries a dependence and stays
 // lane 0's. Verified at odd and prime sizes (rows of 1 and 7, shorter than a warp) and several
 // tuning points. Planted: every lane taking the sum from its own slot instead of lane 0's
 // (firstSlot = threadIdx.x) makes verify report 329919 mismatches.
@@ -147,4 +148,11 @@ void gs4(int m, int n, int k, float A[m][n], float R[n][n], const float Q[m][n])
 }
 //--- config.yaml
 kernel_files: [kernel.c]
-kernels: [gesummv, colstats, rownorm, rowshort, rowscan, gs4]
+kernels:
+  - gesummv
+  - colstats
+  - rownorm
+  - rowshort
+  - rowscan
+  - name: gs4
+    parallel_loops: 1
