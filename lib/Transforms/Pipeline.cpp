@@ -114,7 +114,7 @@ ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx
 
 std::vector<std::string> pipelineStepNames() {
   std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "BoundingBox",
-                                    "ParallelLoops", "BatchCollapse"};
+                                    "ParallelLoops", "LoopOrder", "BatchCollapse"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
   return names;
 }
@@ -264,6 +264,13 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
     out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
   out.kernel = k;
   if (dump.stopAfter == "ParallelLoops") return out;
+  size_t ordered = k.remarks.size();
+  k = loopOrder(k, source.options);
+  locateRemarks(k, ordered, "LoopOrder", source.kernel, out.remarks);
+  if (dump.verify) verifyAfterStep("LoopOrder", k);
+  dumpIf(dump, "LoopOrder", k, "the loop that walks the arrays' rows goes innermost");
+  out.kernel = k;
+  if (dump.stopAfter == "LoopOrder") return out;
   size_t batched = k.remarks.size();
   k = batchCollapse(k);
   locateRemarks(k, batched, "BatchCollapse", source.kernel, out.remarks);

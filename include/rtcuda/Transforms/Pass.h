@@ -76,6 +76,7 @@ ir::Kernel interchangeLoops(const ir::Kernel &k);  // Interchange.cpp
 ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
 ir::Kernel boundingBox(const ir::Kernel &k);       // BoundingBox.cpp
 ir::Kernel batchCollapse(const ir::Kernel &k);     // BatchCollapse.cpp, after ParallelLoops
+ir::Kernel loopOrder(const ir::Kernel &k, const KernelOptions &o);  // LoopOrder.cpp, after ParallelLoops
 
 // Helpers shared by passes.
 // The outer parallel loops of the kernel's nest, outermost first.
