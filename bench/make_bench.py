@@ -18,6 +18,22 @@ import json
 import sys
 
 
+def launches(outdir, kernel, call_args):
+    """The calls that run `kernel` on device arrays: its launch function's _on_device form, or
+    for a function outlined into several kernels (Fission) each kernel's in order, when the
+    function launches them with its own parameters and runs no loop of its own on the host."""
+    parts = kernel.get("outlined_kernels")
+    if not parts:
+        return kernel["launch_function"] + '_on_device("bench", ' + call_args + ");"
+    names = [p["name"] for p in kernel["params"]]
+    text = open(f"{outdir}/launch.cuh").read()
+    start = text.index(f"static inline void {kernel['launch_function']}(")
+    body = text[start:text.index("\n}\n", start)]
+    if "for (" in body or "while (" in body or any([p["name"] for p in k["params"]] != names for k in parts):
+        sys.exit(f"make_bench: {kernel['name']} runs host code between its kernels; time it as a program")
+    return " ".join(k["launch_function"] + '_on_device("bench", ' + call_args + ");" for k in parts)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("outdir")
@@ -28,7 +44,7 @@ def main():
     args = ap.parse_args()
 
     manifest = json.load(open(f"{args.outdir}/manifest.json"))
-    kernel = next(k for k in manifest["kernels"] if k["name"] == args.kernel)
+    kernel = next(k for k in manifest["kernels"] + manifest.get("functions", []) if k["name"] == args.kernel)
     sizes = dict(s.split("=") for s in args.size)
     params = kernel["params"]
     out = []
@@ -76,8 +92,7 @@ def main():
     w("  }")
     w('  RTCUDA_CHECK(cudaGetLastError());\n  RTCUDA_CHECK(cudaDeviceSynchronize());')
     call_args = ", ".join((f'{p["name"]}_d[s % sets]' if p["kind"] == "array" else p["name"]) for p in params)
-    fn = kernel["launch_function"] + "_on_device"
-    w("  auto run = [&](int s) { " + fn + '("bench", ' + call_args + "); };")
+    w("  auto run = [&](int s) { " + launches(args.outdir, kernel, call_args) + " };")
     w("  for (int s = 0; s < 5; ++s) run(s);  // warm-up")
     w("  RTCUDA_CHECK(cudaDeviceSynchronize());")
     w("  cudaEvent_t start, stop;\n  RTCUDA_CHECK(cudaEventCreate(&start));\n  RTCUDA_CHECK(cudaEventCreate(&stop));")

@@ -507,3 +507,23 @@ void btranspose(int batch, int rows, int cols, const float A[restrict batch][row
             for (int j = 0; j < cols; j++)
                 B[b][j][i] = A[b][i][j];
 }
+
+/* A rank-1 update written column by column (gramschmidt's update; session 13: LoopOrder walks
+ * it row by row). */
+void colupdate(int rows, int cols, const float q[restrict rows], float A[restrict rows][cols],
+               const float r[restrict cols])
+{
+    for (int j = 0; j < cols; j++)
+        for (int i = 0; i < rows; i++)
+            A[i][j] = A[i][j] - q[i] * r[j];
+}
+
+/* add3d with its loops written the other way round: the last subscript's loop outermost. */
+void add3dt(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const float C[restrict nz][ny][nx],
+            float B[restrict nz][ny][nx])
+{
+    for (int i = 0; i < nx; i++)
+        for (int j = 0; j < ny; j++)
+            for (int k = 0; k < nz; k++)
+                B[k][j][i] = A[k][j][i] + 2.0f * C[k][j][i];
+}
