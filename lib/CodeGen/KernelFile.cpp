@@ -279,16 +279,28 @@ static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
 #ifdef RTCUDA_EMU
   slots[threadIdx.x] = v;
   __syncthreads();
-  for (int w = lanes / 2; w > 0; w /= 2) {
-    if ((int)(threadIdx.x % lanes) < w) slots[threadIdx.x] += slots[threadIdx.x + w];
+  // n partial sums left in each group, halved rounding up (any group size, a block's too).
+  for (int n = lanes; n > 1; n = (n + 1) / 2) {
+    if ((int)(threadIdx.x % lanes) < n / 2) slots[threadIdx.x] += slots[threadIdx.x + (n + 1) / 2];
     __syncthreads();
   }
   return slots[threadIdx.x];
 #else
-  (void)slots;
-  unsigned int left = blockDim.x - (threadIdx.x & ~31u);  // threads of this warp
-  unsigned int mask = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
-  for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+  if (lanes <= 32) {
+    unsigned int left = blockDim.x - (threadIdx.x & ~31u);  // threads of this warp
+    unsigned int mask = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
+    for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+    return v;
+  }
+  // Several warps a group (whole warps): each warp's sum by shuffles, then the group's first
+  // thread adds its warps' sums; every thread of the block calls it, and the slots are free again
+  // when it returns.
+  for (int w = 16; w > 0; w /= 2) v += __shfl_down_sync(0xffffffffu, v, w);
+  if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
+  __syncthreads();
+  if ((int)threadIdx.x % lanes == 0)
+    for (int w = 1; w < lanes / 32; w++) v += slots[threadIdx.x / 32 + w];
+  __syncthreads();
   return v;
 #endif
 }

@@ -280,7 +280,10 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const bool columns = found->mapping == LaneMapping::Columns;
 
   Expr blockSize = var(k.macro("BLOCKSIZE")), warp = intImm(32);
-  Expr lanes = columns ? div(blockSize, warp) : var(k.macro("LANES"));
+  // Rows: LANES threads a row, or with ROW_BLOCK the whole block (its warps add their sums in
+  // shared memory): a warp a row leaves SMs idle where the rows are few and long.
+  const std::string lanesName = freshName(k, "lanes");
+  Expr lanes = columns ? div(blockSize, warp) : var(lanesName);
   Expr tid = cast(kInt, gpuBuiltin("threadIdx.x"));
   std::string lane = freshName(k, "lane"), w = freshName(k, "w");
   std::vector<std::string> partials;
@@ -348,7 +351,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<Stmt> storeSlots, takeSlots, tree, combine;
   for (size_t a = 0; a < accs.size(); ++a) {
     storeSlots.push_back(store(partials[a], {tid}, "=", var(accs[a], accTypes[a])));
-    tree.push_back(store(partials[a], {tid}, "+=", slotOf(a, add(tid, var(w)))));
+    tree.push_back(store(partials[a], {tid}, "+=",
+                         slotOf(a, add(tid, div(add(var(w), intImm(1)), intImm(2))))));
   }
 
   // Rows: the thread's row and lane, BLOCKSIZE / LANES rows per block. Columns: 32 columns per
@@ -361,6 +365,18 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     return e;
   });
   std::vector<Stmt> out(top.begin(), top.begin() + d);
+  // Rows: with ROW_BLOCK the whole block shares a row of at least 16 elements a thread, chosen
+  // at launch from the loop's trip count (kernel parameters only: the same for every row); the
+  // host's grid takes the same expression. H100 (bench/results/h100-2026-11-25-s13-kinds-2):
+  // rows of 1031 ran slower a block a row (rowsum 65537 x 1031 0.78x sgemv against 1.07x).
+  Expr trip = simplify(tripCount(loop));
+  bool tripOfParams = true;
+  for (const std::string &v : varsOf(trip)) tripOfParams &= k.findParam(v) != nullptr;
+  Expr rowLanes = var(k.macro("LANES"));
+  if (tripOfParams)
+    rowLanes = select(land(var(k.macro("ROW_BLOCK")), binary(">=", trip, mul(intImm(16), blockSize))),
+                      blockSize, rowLanes);
+  if (!columns) out.push_back(decl(lanesName, kInt, rowLanes));
   out.push_back(rowIndex);
   out.push_back(decl(lane, kInt, cast(kInt, binary(columns ? "/" : "%",
                                                    gpuBuiltin("threadIdx.x"), columns ? warp : lanes))));
@@ -410,10 +426,11 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     combine.push_back(withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1), block(adds)), loop->loc));
     if (shared) combine.insert(combine.end(), storeSlots.begin(), storeSlots.end());
   } else if (!shuffles) {
-    out.push_back(decl(w, kInt, div(lanes, intImm(2))));
-    out.push_back(whileLoop(binary(">", var(w), intImm(0)),
-                            block({ifThen(land(guardCond, lt(laneVar, var(w))), block(tree)),
-                                   barrier(), assign(w, "=", div(var(w), intImm(2)))})));
+    // w partial sums left in each row, halved rounding up: any LANES, a block's too.
+    out.push_back(decl(w, kInt, lanes));
+    out.push_back(whileLoop(binary(">", var(w), intImm(1)),
+                            block({ifThen(land(guardCond, lt(laneVar, div(var(w), intImm(2)))), block(tree)),
+                                   barrier(), assign(w, "=", div(add(var(w), intImm(1)), intImm(2)))})));
     // After the tree's last barrier every lane may read lane 0's slots.
     if (!shared) combine = takeSlots;
   }
@@ -435,7 +452,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
 
   Kernel result = k;
   result.body = withLoc(block(out), k.body->loc);
-  result.grid[0].perBlock = columns ? warp : div(blockSize, lanes);
+  result.grid[0].perBlock = columns ? warp : div(blockSize, rowLanes);
   result.passes.push_back("LaneReduction");
   if (columns) {
     result.remarks.push_back("lanes: the " + k.macro("BLOCKSIZE") + " / 32 warps of a block " +
@@ -448,7 +465,13 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<int> values;
   for (int v = 1; v <= 32 && v <= lo; v *= 2) values.push_back(v);
   result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
-  result.remarks.push_back("lanes: " + k.macro("LANES") + " threads share each iteration of '" +
+  // A block a long row by default: on an H100 gesummv at 1031 x 65537 ran 1.11x its two sgemv
+  // calls against 0.60x with a warp a row (bench/results/h100-2026-11-25-s13-kinds-2).
+  if (tripOfParams) result.tuning.push_back({"ROW_BLOCK", k.macro("ROW_BLOCK"), {0, 1}, 1});
+  result.remarks.push_back("lanes: " + k.macro("LANES") + " threads " +
+                           (tripOfParams ? "(with " + k.macro("ROW_BLOCK") + " 1 the block's, where '" +
+                                               loop->name + "' has at least 16 iterations a thread) " : "") +
+                           "share each iteration of '" +
                            index->name + "', splitting loop '" + loop->name + "' and adding "
                            "their partial sums of " + accNames + " " +
                            (shuffles ? "by warp shuffles" : "in shared memory") +

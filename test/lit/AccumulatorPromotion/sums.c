@@ -43,8 +43,8 @@
 // CHECK-LABEL: IR after LaneReduction (kernel twosums)
 // CHECK:        a_sum = lane == 0 ? 0.5f : 0.0f;
 // CHECK-NEXT:   b_sum = 0.0f;
-// CHECK:        a_sum = rtcuda_lane_sum(a_sum, TWOSUMS_LANES, a_sum_lanes);
-// CHECK-NEXT:   b_sum = rtcuda_lane_sum(b_sum, TWOSUMS_LANES, b_sum_lanes);
+// CHECK:        a_sum = rtcuda_lane_sum(a_sum, lanes, a_sum_lanes);
+// CHECK-NEXT:   b_sum = rtcuda_lane_sum(b_sum, lanes, b_sum_lanes);
 // CHECK-LABEL: IR after AccumulatorPromotion (kernel samearray)
 // CHECK:        a[i] = a[i] + A[i * m + j];
 // CHECK-NEXT:   a[i] = a[i] + 1.0f;

@@ -11,28 +11,30 @@
 // RUN: %rtcuda verify %t/out --seed 6 --sizes 1,7,37,101 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel gemv)
-// CHECK:      int i = (int)llmin((long long)blockIdx.x * (GEMV_BLOCKSIZE / GEMV_LANES) + threadIdx.x / GEMV_LANES, (long long)n);
-// CHECK-NEXT: int lane = (int)(threadIdx.x % GEMV_LANES);
+// CHECK:      int i = (int)llmin((long long)blockIdx.x * (GEMV_BLOCKSIZE / lanes) + threadIdx.x / lanes, (long long)n);
+// CHECK-NEXT: int lane = (int)(threadIdx.x % lanes);
 // CHECK-NEXT: float sum;
 // CHECK-NEXT: __shared__ float sum_lanes[GEMV_BLOCKSIZE];
 // CHECK-NEXT: if (i < n) {
 // CHECK-NEXT:   sum = 0.0f;
-// CHECK-NEXT:   for (int k = lane; k < m; k += GEMV_LANES) {
+// CHECK-NEXT:   for (int k = lane; k < m; k += lanes) {
 // CHECK-NEXT:     sum += A[i * m + k] * x[k];
 // CHECK:      // combine the lanes' partial sums of sum (warp shuffles)
 // CHECK-NEXT: if (!(i < n)) {
 // CHECK-NEXT:   sum = 0.0f;
 // CHECK-NEXT: }
-// CHECK-NEXT: sum = rtcuda_lane_sum(sum, GEMV_LANES, sum_lanes);
+// CHECK-NEXT: sum = rtcuda_lane_sum(sum, lanes, sum_lanes);
 // CHECK-NEXT: if (i < n && lane == 0) {
 // CHECK-NEXT:   y[i] = alpha * sum + beta * y[i];
 // CHECK-NOT:  __syncthreads
 //
 // CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
 // CUDA-NEXT: #ifdef RTCUDA_EMU
-// CUDA:        if ((int)(threadIdx.x % lanes) < w) slots[threadIdx.x] += slots[threadIdx.x + w];
+// CUDA:        if ((int)(threadIdx.x % lanes) < n / 2) slots[threadIdx.x] += slots[threadIdx.x + (n + 1) / 2];
 // CUDA:      #else
 // CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+// CUDA:        if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
+// CUDA:          for (int w = 1; w < lanes / 32; w++) v += slots[threadIdx.x / 32 + w];
 //
 // CHECK-LABEL: IR after LaneReduction (kernel rowmax)
 // CHECK-NOT:  lane

@@ -11,7 +11,7 @@
 // RUN: %rtcuda verify %t/out --seed 3 --sizes 1,7,37 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel rowsum)
-// CHECK:      for (int j = lane; j < cols; j += ROWSUM_LANES) {
+// CHECK:      for (int j = lane; j < cols; j += lanes) {
 // CHECK-LABEL: IR after LaneReduction (kernel colsum)
 // CHECK:      int j = (int)llmin((long long)blockIdx.x * 32 + threadIdx.x % 32, (long long)cols);
 // CHECK-NEXT: int lane = (int)(threadIdx.x / 32);
@@ -22,8 +22,8 @@
 // CHECK-NEXT:     s += s_lanes[(int)threadIdx.x + other * 32];
 // CHECK:          out[j] = s;
 // CHECK-LABEL: IR after LaneReduction (kernel bmv)
-// CHECK:      long long bi = (long long)blockIdx.x * (BMV_BLOCKSIZE / BMV_LANES) + threadIdx.x / BMV_LANES;
-// CHECK:      for (int j = lane; j < cols; j += BMV_LANES) {
+// CHECK:      long long bi = (long long)blockIdx.x * (BMV_BLOCKSIZE / lanes) + threadIdx.x / lanes;
+// CHECK:      for (int j = lane; j < cols; j += lanes) {
 // CHECK-NEXT:   s += A[(b * rows + i) * cols + j] * x[b * cols + j];
 // CHECK-LABEL: IR after LaneReduction (kernel conv)
 // CHECK-NOT:  lane

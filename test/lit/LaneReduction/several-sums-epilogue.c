@@ -20,12 +20,12 @@
 // CHECK:        if (i < n) {
 // CHECK-NEXT:     tmp_sum = 0.0f;
 // CHECK-NEXT:     y_sum = 0.0f;
-// CHECK-NEXT:     for (int j = lane; j < n; j += GESUMMV_LANES) {
+// CHECK-NEXT:     for (int j = lane; j < n; j += lanes) {
 // CHECK-NEXT:       tmp_sum += A[i * n + j] * x[j];
 // CHECK-NEXT:       y_sum += B[i * n + j] * x[j];
 // CHECK:        // combine the lanes' partial sums of tmp_sum, y_sum (warp shuffles)
-// CHECK:        tmp_sum = rtcuda_lane_sum(tmp_sum, GESUMMV_LANES, tmp_sum_lanes);
-// CHECK-NEXT:   y_sum = rtcuda_lane_sum(y_sum, GESUMMV_LANES, y_sum_lanes);
+// CHECK:        tmp_sum = rtcuda_lane_sum(tmp_sum, lanes, tmp_sum_lanes);
+// CHECK-NEXT:   y_sum = rtcuda_lane_sum(y_sum, lanes, y_sum_lanes);
 // CHECK-NEXT:   if (i < n && lane == 0) {
 // CHECK-NEXT:     tmp[i] = tmp_sum;
 // CHECK-NEXT:     y[i] = y_sum;
@@ -39,7 +39,7 @@
 // CHECK-NEXT:       s_sum += s_sum_lanes[(int)threadIdx.x + other * 32];
 // CHECK-NEXT:       q_sum += q_sum_lanes[(int)threadIdx.x + other * 32];
 // CHECK-LABEL: IR after LaneReduction (kernel rownorm)
-// CHECK:        s = rtcuda_lane_sum(s, ROWNORM_LANES, s_lanes);
+// CHECK:        s = rtcuda_lane_sum(s, lanes, s_lanes);
 // CHECK-NEXT:   if (i < n && lane == 0) {
 // CHECK-NEXT:     s_lanes[(int)threadIdx.x] = s;
 // CHECK-NEXT:   }
@@ -51,16 +51,16 @@
 // CHECK-NEXT:     nrm[i] = s;
 // CHECK-NEXT:   }
 // CHECK-NEXT:   if (i < n) {
-// CHECK-NEXT:     for (int j = lane; j < m; j += ROWNORM_LANES) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
 // CHECK-NEXT:       B[i * m + j] = A[i * m + j] / s;
 // CHECK-LABEL: IR after LaneReduction (kernel rowshort)
-// CHECK:          w = w / 2;
+// CHECK:          w = (w + 1) / 2;
 // CHECK-NEXT:   }
 // CHECK-NEXT:   if (i < n) {
 // CHECK-NEXT:     s = s_lanes[(int)threadIdx.x - lane];
 // CHECK-NEXT:   }
 // CHECK-NEXT:   if (i < n) {
-// CHECK-NEXT:     for (int j = lane; j < m; j += ROWSHORT_LANES) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
 // CHECK-LABEL: IR after LaneReduction (kernel rowscan)
 // CHECK:        if (i < n && lane == 0) {
 // CHECK-NEXT:     for (int j = 1; j < m; j++) {

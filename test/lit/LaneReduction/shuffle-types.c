@@ -7,15 +7,18 @@
 // RUN: %rtcuda verify %t/out --seed 11 --sizes 1,5,31,43 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel dsum)
-// CHECK:      s = rtcuda_lane_sum(s, DSUM_LANES, s_lanes);
+// CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes);
 // CHECK-LABEL: IR after LaneReduction (kernel lsum)
-// CHECK:      s = rtcuda_lane_sum(s, LSUM_LANES, s_lanes);
+// CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes);
 // CHECK-LABEL: IR after LaneReduction (kernel ssum)
 // CHECK-NOT:  rtcuda_lane_sum
 // CHECK:      __syncthreads();
-// CHECK-NEXT: int w = SSUM_LANES / 2;
+// CHECK-NEXT: int w = lanes;
+// CHECK-NEXT: while (w > 1) {
+// CHECK-NEXT:   if (i < n && lane < w / 2) {
+// CHECK-NEXT:     s_lanes[(int)threadIdx.x] += s_lanes[(int)threadIdx.x + (w + 1) / 2];
 // CHECK-LABEL: IR after LaneReduction (kernel bsum)
-// CHECK:      s = rtcuda_lane_sum(s, BSUM_LANES, s_lanes);
+// CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes);
 // CHECK-NEXT: if (bi < (long long)nb * (long long)n && lane == 0) {
 //
 // VERIFY: verified 4 kernel(s) at 48 parameter point(s) and 4 size(s): 0 mismatch(es)

@@ -26,7 +26,7 @@
 // CHECK-NEXT:       w -= A[i * n + k] * A[k * n + j];
 // CHECK-LABEL: IR after LaneReduction (kernel rowsub)
 // CHECK:          s = lane == 0 ? b[i] : 0.0f;
-// CHECK-NEXT:     for (int j = lane; j < m; j += ROWSUB_LANES) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
 // CHECK-NEXT:       s -= A[i * m + j] * 0.5f;
 // CHECK-LABEL: IR after LaneReduction (kernel pre)
 // CHECK:          s = 0.0f;

@@ -55,7 +55,7 @@
 // CHECK:      out[b * cols + j] = rtcuda_split_take(rtcuda_batched_split_sums + bj_slot);
 // CHECK-LABEL: IR after LaneReduction (kernel rowsum)
 // CHECK-NOT:  gridDim.y
-// CHECK:      for (int j = lane; j < cols; j += ROWSUM_LANES) {
+// CHECK:      for (int j = lane; j < cols; j += lanes) {
 // CHECK-LABEL: IR after LaneReduction (kernel scaled)
 // CHECK-NOT:  gridDim.y
 // CHECK:      out[j] = 2.0f * s;
