@@ -465,8 +465,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<int> values;
   for (int v = 1; v <= 32 && v <= lo; v *= 2) values.push_back(v);
   result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
-  // A block a long row by default: on an H100 gesummv at 1031 x 65537 ran 1.11x its two sgemv
-  // calls against 0.60x with a warp a row (bench/results/h100-2026-11-25-s13-kinds-2).
+  // A block a long row by default: on an H100 gesummv at 1031 x 65537 ran 1.26x its two sgemv
+  // calls against 0.60x with a warp a row (bench/results/h100-2026-11-25-s13-rows-2).
   if (tripOfParams) result.tuning.push_back({"ROW_BLOCK", k.macro("ROW_BLOCK"), {0, 1}, 1});
   result.remarks.push_back("lanes: " + k.macro("LANES") + " threads " +
                            (tripOfParams ? "(with " + k.macro("ROW_BLOCK") + " 1 the block's, where '" +
