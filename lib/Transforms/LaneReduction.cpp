@@ -123,15 +123,6 @@ std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &be
   return out;
 }
 
-// How far a load's address moves when `v` grows by one: a constant, or nullopt when the step
-// depends on the problem size (a row apart) or is not affine.
-std::optional<int64_t> stride(const Expr &index, const std::string &v) {
-  Expr moved = substitute(index, {{v, add(var(v), intImm(1))}});
-  int64_t c = 0;
-  if (!constantDifference(moved, index, &c)) return std::nullopt;
-  return c;
-}
-
 // The variable that moves by one between neighbouring threads: the thread index, or the
 // innermost index recovered from a collapsed one (`int i = bi - b * rows;`, LoopCollapse): of
 // the declarations after LoopCollapse's comment, the last that reads the collapsed index itself

@@ -10,7 +10,6 @@
 // The loops carry nothing, so any order computes the same. Runs after ParallelLoops, before
 // every mapping pass; docs/passes/LoopOrder.md.
 #include "rtcuda/IR/Mutate.h"
-#include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
 
 namespace rtcuda {
@@ -23,9 +22,8 @@ namespace {
 int contiguousAccesses(const Stmt &body, const std::string &v) {
   int count = 0;
   auto unitStride = [&](const Expr &last) {
-    int64_t c = 0;
-    return constantDifference(substitute(last, {{v, add(var(v), intImm(1))}}), last, &c) &&
-           (c == 1 || c == -1);
+    std::optional<int64_t> s = stride(last, v);
+    return s && (*s == 1 || *s == -1);
   };
   visitStmt(body, [&](const Stmt &s) {
     if (s->kind == StmtKind::Store && !s->indices.empty()) count += unitStride(s->indices.back());

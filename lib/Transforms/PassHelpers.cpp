@@ -2,6 +2,7 @@
 #include "rtcuda/Transforms/Pass.h"
 
 #include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
 
 #include <functional>
 #include <set>
@@ -38,6 +39,13 @@ std::string reorderBlocker(const Stmt &loop) {
   };
   scan(loop->body, 0);
   return why;
+}
+
+std::optional<int64_t> stride(const Expr &index, const std::string &v) {
+  Expr moved = substitute(index, {{v, add(var(v), intImm(1))}});
+  int64_t c = 0;
+  if (!constantDifference(moved, index, &c)) return std::nullopt;
+  return c;
 }
 
 bool storesTo(const Stmt &s, const std::string &array) {

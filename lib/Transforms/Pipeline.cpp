@@ -264,20 +264,23 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
     out.parallelExtents.push_back(ir::simplify(ir::tripCount(l)));
   out.kernel = k;
   if (dump.stopAfter == "ParallelLoops") return out;
-  size_t ordered = k.remarks.size();
-  k = loopOrder(k, source.options);
-  locateRemarks(k, ordered, "LoopOrder", source.kernel, out.remarks);
-  if (dump.verify) verifyAfterStep("LoopOrder", k);
-  dumpIf(dump, "LoopOrder", k, "the loop that walks the arrays' rows goes innermost");
-  out.kernel = k;
-  if (dump.stopAfter == "LoopOrder") return out;
-  size_t batched = k.remarks.size();
-  k = batchCollapse(k);
-  locateRemarks(k, batched, "BatchCollapse", source.kernel, out.remarks);
-  if (dump.verify) verifyAfterStep("BatchCollapse", k);
-  dumpIf(dump, "BatchCollapse", k, "two outer parallel loops that index every array as X[r][q] become one row loop");
-  out.kernel = k;
-  if (dump.stopAfter == "BatchCollapse") return out;
+  // A step of its own before the passes: its remarks located, its IR checked and dumped; true
+  // where the dump stops after it.
+  auto step = [&](const std::string &name, const std::string &summary, auto run) {
+    size_t before = k.remarks.size();
+    k = run(k);
+    locateRemarks(k, before, name, source.kernel, out.remarks);
+    if (dump.verify) verifyAfterStep(name, k);
+    dumpIf(dump, name, k, summary);
+    out.kernel = k;
+    return dump.stopAfter == name;
+  };
+  if (step("LoopOrder", "the loop that walks the arrays' rows goes innermost",
+           [&](const ir::Kernel &in) { return loopOrder(in, source.options); }))
+    return out;
+  if (step("BatchCollapse", "two outer parallel loops that index every array as X[r][q] become one row loop",
+           batchCollapse))
+    return out;
 
   // A contraction whose config leaves merge, skew and prefetch to the analysis gets
   // RegisterTiling's mapping, where the passes then tile it.

@@ -5,6 +5,7 @@
 #include "rtcuda/IR/IR.h"
 #include "rtcuda/Support/Diagnostics.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -90,6 +91,9 @@ std::vector<ir::Stmt> statementsOf(const ir::Stmt &s);
 // between iterations), a break or continue of the loop, an array read in the bounds of
 // `loop`. Empty when there is none.
 std::string reorderBlocker(const ir::Stmt &loop);
+// How far an index moves when `v` grows by one: a constant, or nullopt when the step depends on
+// the problem size (a row apart) or is not affine.
+std::optional<int64_t> stride(const ir::Expr &index, const std::string &v);
 // Whether any statement of `s` (null: none) stores to `array`.
 bool storesTo(const ir::Stmt &s, const std::string &array);
 // Whether `e` is the variable `name`.
