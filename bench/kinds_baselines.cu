@@ -8,6 +8,8 @@
 //                                   the column sums of B row-major R x C matrices
 //   kinds_baselines dcolsum R C     cublasDgemv (not transposed) with a ones vector
 //   kinds_baselines transpose R C   cublasSgeam: the C x R transpose of an R x C matrix
+//   kinds_baselines btranspose B R C  cublasSgeam once per matrix (cuBLAS has no batched geam):
+//                                   B transposes of R x C matrices stored one after another
 //   kinds_baselines gesummv R C     two cublasSgemv (transposed): y = alpha A x, then y += beta B x
 //   kinds_baselines gsupdate R C    cublasSgemv (not transposed) r = A^T q, then cublasSger
 //                                   A -= q r^T (gramschmidt's column step)
@@ -73,6 +75,14 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, a, c, &zero, t, r, t, r));
     }, 8.0 * r * c, 0);
+  } else if (kind == "btranspose") {
+    long long b = n.at(0), r = n.at(1), c = n.at(2);
+    float *a = buffer<float>(b * r * c, 1), *t = buffer<float>(b * r * c, 2);
+    report(name.c_str(), [&] {
+      for (long long m = 0; m < b; ++m)
+        CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, a + m * r * c, c, &zero,
+                               t + m * r * c, r, t + m * r * c, r));
+    }, 8.0 * b * r * c, 0);
   } else if (kind == "gesummv") {
     long long r = n.at(0), c = n.at(1);
     float *a = buffer<float>(r * c, 1), *b = buffer<float>(r * c, 4), *x = buffer<float>(c, 2),

@@ -527,3 +527,22 @@ void add3dt(int nz, int ny, int nx, const float A[restrict nz][ny][nx], const fl
             for (int k = 0; k < nz; k++)
                 B[k][j][i] = A[k][j][i] + 2.0f * C[k][j][i];
 }
+
+/* gemver's first step: a rank-2 update in place (session 14). */
+void rank2(int rows, int cols, float A[restrict rows][cols], const float u1[restrict rows],
+           const float v1[restrict cols], const float u2[restrict rows], const float v2[restrict cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            A[i][j] = A[i][j] + u1[i] * v1[j] + u2[i] * v2[j];
+}
+
+/* A 3-D update in place: each plane scaled, a row added (session 14). */
+void scale3d(int nz, int ny, int nx, float A[restrict nz][ny][nx], const float s[restrict nz],
+             const float t[restrict nx])
+{
+    for (int k = 0; k < nz; k++)
+        for (int j = 0; j < ny; j++)
+            for (int i = 0; i < nx; i++)
+                A[k][j][i] = A[k][j][i] * s[k] + t[i];
+}

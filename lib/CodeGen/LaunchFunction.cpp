@@ -29,7 +29,8 @@ std::string wide(const ir::Expr &e, const ir::Kernel &k) {
 bool indexSafePasses(const ir::Kernel &k) {
   static const std::set<std::string> safe = {
       "AtomicUpdates", "ArrayFlatten",  "BlockMerge",       "BlockSkew",
-      "LoopCollapse",  "LoopPartition", "RedundantLoadElim", "ReadOnlyCache"};
+      "LoopCollapse",  "LoopPartition", "RedundantLoadElim", "ReadOnlyCache",
+      "ElementwiseItems"};
   for (const std::string &p : k.passes)
     if (!safe.count(p)) return false;
   return true;

@@ -31,6 +31,7 @@ const std::vector<Pass> &kernelPasses() {
       {"LoopCollapse", "fuse the parallel loops into one index", loopCollapse},
       {"ArrayFlatten", "turn multi-dimensional subscripts into linear indices", arrayFlatten},
       {"LoopPartition", "map the iterations onto blocks and threads, with guards", loopPartition},
+      {"ElementwiseItems", "element-wise updates in place: ITEMS iterations a thread, loads first", elementwiseItems},
       {"ParallelReduction", "combine the threads' partial values of reduced scalars", parallelReduction},
       {"AccumulatorPromotion", "a loop's sum into one array element accumulates in a scalar", accumulatorPromotion},
     {"ReductionSplit", "too few columns: row chunks along y, partial sums added atomically", reductionSplit},

@@ -61,6 +61,7 @@ ir::Kernel redundantLoadElim(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopCollapse(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel arrayFlatten(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopPartition(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel elementwiseItems(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel sharedPrefetch(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel readOnlyCache(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel atomicUpdates(const ir::Kernel &k, const PassContext &ctx);

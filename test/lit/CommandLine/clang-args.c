@@ -11,7 +11,8 @@
 // RUN:   -- -DSCALE=2.0f -pedantic-errors 2> %t/c89.err
 // RUN: FileCheck --check-prefix=C89 %s < %t/c89.err
 // NONE: kernel.c:1:10: fatal error: 'sizes.h' file not found
-// KERNEL: a[4 * i + j] = a[4 * i + j] * 2.0f
+// KERNEL: a_item[item] = a[4 * i + j];
+// KERNEL: = a_item[item] * 2.0f;
 // C89: error:
 
 //--- inc/sizes.h
