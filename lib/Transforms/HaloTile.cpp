@@ -400,6 +400,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       for (const auto &[name, w] : tiled)
         bytes += (rowsBlock * items / kWarp + w.hi[0] - w.lo[0]) * rowsPitch(w, cols) *
                  k.findParam(name)->type.bytes();
+      bytes += 2 * rowsBlock * cols * sums->elem.bytes();  // the staged outputs' two rows
       // The words held for the sums (accumulators, rows) fit in kMaxWindowWords, as windows do.
       return bytes <= kSharedBytes &&
              rowsRegisters(k, *sums, tiled, {}, cols) - kOtherRegisters <= kMaxWindowWords;
@@ -579,6 +580,10 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     // 0.68x at 1; 5 x 3 0.74x, 0.67x; 5 x 5 0.85x, 0.84x, 0.77x at 4).
     int cols = std::min(colValues.back(), many ? 4 : 2);
     out.tuning.push_back({"COLS", k.macro("COLS"), colValues, cols});
+    // STAGE_STORES: a warp's row of outputs through shared memory, stored 32 consecutive
+    // elements an instruction (hand-written 7 x 7 filters on an H100: strided stores of each
+    // thread's 4 neighbours cost 0.13-0.17 of copy bandwidth, bench/results/h100-2026-11-25-s14-filters2d-1).
+    out.tuning.push_back({"STAGE_STORES", k.macro("STAGE_STORES"), {0, 1}, 1});
     if (rowsRegisters(k, *sums, tiled, tapsOf, cols) > 64) out.preferredBlockSize = 128;
     out.passes.push_back("HaloTile");
     windowRemarks(out, "a block stages its tile and halo in shared memory; a thread reads each "

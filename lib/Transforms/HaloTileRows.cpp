@@ -72,6 +72,28 @@ std::vector<Stmt> rowSums(const Kernel &k, const SlideSums &s, const std::vector
                     e = freshName(k, "e"), x = freshName(k, "x"), acc = freshName(k, "acc");
   std::vector<Stmt> out{decl(col, kInt, mod(tid, intImm(kWarp))),
                         decl(grp, kInt, div(tid, intImm(kWarp)))};
+  // Two rows of staged outputs a block (STAGE_STORES, below).
+  const Expr bs = var(k.macro("BLOCKSIZE")), staging = var(k.macro("STAGE_STORES"));
+  const std::string stage = freshName(k, s.out + "_stage");
+  auto stageDecl = std::make_shared<StmtNode>(*decl(stage, s.elem, nullptr, simplify(mul(intImm(2), mul(bs, cols)))));
+  stageDecl->shared = true;
+  out.push_back(Stmt(stageDecl));
+  // The output's indices (the nest's loop variables) at row q of the thread and column
+  // `column` of its warp's 32 * COLS; `valid`: inside the nest.
+  auto outputIndices = [&](const Expr &column, const Expr &q) {
+    std::vector<Stmt> d;
+    for (size_t n = 0; n < 2; ++n) {
+      Expr at = n == 0 ? add(mul(var(grp), items), q) : column;
+      d.push_back(withLoc(decl(loops[n]->name, loops[n]->type, add(var(first[n]), at)), loops[n]->loc));
+    }
+    return d;
+  };
+  Expr valid;
+  for (size_t n = 0; n < 2; ++n) {
+    Expr ok = lt(var(loops[n]->name, loops[n]->type), loops[n]->end);
+    valid = valid ? land(valid, ok) : ok;
+  }
+  auto with = [](std::vector<Stmt> a, const Stmt &b) { a.push_back(b); return block(a); };
   // The terms by row offset, rows in order; within a row, the body's order.
   std::map<int64_t, std::vector<SumTerm>> rows;
   for (const SumTerm &t : s.terms) rows[t.at[0]].push_back(t);
@@ -160,24 +182,31 @@ std::vector<Stmt> rowSums(const Kernel &k, const SlideSums &s, const std::vector
       sum = termsOf(terms, sum);
     }
     std::vector<Stmt> perColumn{store(acc, {slot}, "=", sum)};
+    Stmt stores;
     if (c == hi) {  // the output row is complete
-      Expr valid;
-      for (size_t d = 0; d < 2; ++d) {
-        Expr at = d == 0 ? add(mul(var(grp), items), q) : add(mul(var(col), cols), var(x));
-        perColumn.push_back(withLoc(decl(loops[d]->name, loops[d]->type, add(var(first[d]), at)),
-                                    loops[d]->loc));
-        Expr ok = lt(var(loops[d]->name, loops[d]->type), loops[d]->end);
-        valid = valid ? land(valid, ok) : ok;
-      }
       Expr value = load(acc, {slot}, s.elem);
       if (s.scale) value = binary("*", s.scale, value);
       if (s.constant) value = binary("+", value, s.constant);
-      perColumn.push_back(ifThen(valid, store(s.out, s.index, "=", value)));
+      // Staged: the warp's row of 32 * COLS outputs goes through shared memory (one of two
+      // buffers a row, a barrier between), so each store writes 32 consecutive elements; else
+      // each thread stores its COLS neighbours (a store instruction a warp spans 32 * COLS).
+      const Expr warpRow =
+          add(mul(mod(q, intImm(2)), mul(bs, cols)), mul(var(grp), mul(intImm(kWarp), cols)));
+      Stmt direct = with(outputIndices(add(mul(var(col), cols), var(x)), q),
+                         ifThen(valid, store(s.out, s.index, "=", value)));
+      Stmt staged = store(stage, {add(warpRow, add(mul(var(col), cols), var(x)))}, "=", value);
+      perColumn.push_back(ifThen(staging, staged, direct));
+      const Expr e = add(mul(var(x), intImm(kWarp)), var(col));
+      Stmt fromStage = with(outputIndices(e, q), ifThen(valid, store(s.out, s.index, "=",
+                                                                     load(stage, {add(warpRow, e)}, s.elem))));
+      stores = ifThen(staging, block({barrier(), forLoop(x, kInt, intImm(0), cols, intImm(1), fromStage,
+                                                         LoopKind::Unrolled)}));
     }
-    Stmt columns = forLoop(x, kInt, intImm(0), cols, intImm(1), block(perColumn), LoopKind::Unrolled);
+    std::vector<Stmt> row{forLoop(x, kInt, intImm(0), cols, intImm(1), block(perColumn), LoopKind::Unrolled)};
+    if (stores) row.push_back(stores);
     Expr has = lt(q, items);
     if (c > lo) has = land(binary(">=", var(r), intImm(c - lo)), has);
-    step.push_back(ifThen(has, columns));
+    step.push_back(ifThen(has, block(row)));
   }
   out.push_back(forLoop(r, kInt, intImm(0), simplify(add(items, intImm(hi - lo))), intImm(1),
                         block(step), LoopKind::Unrolled));

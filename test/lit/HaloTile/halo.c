@@ -81,14 +81,18 @@
 // CHECK-NEXT:     int j_at = A_j0 + e % (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4));
 // CHECK:        int col = (int)threadIdx.x % 32;
 // CHECK-NEXT:   int grp = (int)threadIdx.x / 32;
+// CHECK-NEXT:   __shared__ double B_stage[2 * (CONV2D_BLOCKSIZE * CONV2D_COLS)];
 // CHECK-NEXT:   double A_row[4 * ((CONV2D_COLS + 5) / 4)];
 // CHECK-NEXT:   double acc[CONV2D_ITEMS * CONV2D_COLS];
 // CHECK-NEXT:   for (int r = 0; r < CONV2D_ITEMS + 2; r++) {  // unrolled
 // CHECK-NEXT:     for (int e = 0; e < CONV2D_COLS + 2; e++) {  // unrolled
 // CHECK-NEXT:       A_row[e] = A_tile[(grp * CONV2D_ITEMS + r) * (4 * ((31 * CONV2D_COLS + 4 * ((CONV2D_COLS + 5) / 4) + 3) / 4)) + col * CONV2D_COLS + e];
 // CHECK:            acc[(r - 2) * CONV2D_COLS + x] = acc[(r - 2) * CONV2D_COLS + x] + K_reg[6] * A_row[x] + K_reg[7] * A_row[x + 1] + K_reg[8] * A_row[x + 2];
-// CHECK-NEXT:       int i = i_first + (grp * CONV2D_ITEMS + (r - 2));
-// CHECK-NEXT:       int j = j_first + (col * CONV2D_COLS + x);
+// CHECK-NEXT:       if (CONV2D_STAGE_STORES) {
+// CHECK-NEXT:         B_stage[(r - 2) % 2 * (CONV2D_BLOCKSIZE * CONV2D_COLS) + grp * (32 * CONV2D_COLS) + (col * CONV2D_COLS + x)] = acc[(r - 2) * CONV2D_COLS + x];
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         int i = i_first + (grp * CONV2D_ITEMS + (r - 2));
+// CHECK-NEXT:         int j = j_first + (col * CONV2D_COLS + x);
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
 // CHECK:      __shared__ float A_tile[slots * ((BOX3D_BLOCKSIZE * BOX3D_ITEMS / width + 2) * (width + 2))];
 // CHECK:        for (int z = 0; z < steps; z++) {

@@ -32,10 +32,20 @@
 // CHECK:          if (r >= 6 && r - 6 < CONV7_ITEMS) {
 // CHECK-NEXT:       for (int x = 0; x < CONV7_COLS; x++) {  // unrolled
 // CHECK-NEXT:         acc[(r - 6) * CONV7_COLS + x] = acc[(r - 6) * CONV7_COLS + x] + K_reg[42] * A_row[x] +
-// CHECK-NEXT:         int i = i_first + (grp * CONV7_ITEMS + (r - 6));
-// CHECK-NEXT:         int j = j_first + (col * CONV7_COLS + x);
-// CHECK-NEXT:         if (i < rows && j < cols) {
-// CHECK-NEXT:           B[i][j] = acc[(r - 6) * CONV7_COLS + x];
+// CHECK-NEXT:         if (CONV7_STAGE_STORES) {
+// CHECK-NEXT:           B_stage[(r - 6) % 2 * (CONV7_BLOCKSIZE * CONV7_COLS) + grp * (32 * CONV7_COLS) + (col * CONV7_COLS + x)] = acc[(r - 6) * CONV7_COLS + x];
+// CHECK-NEXT:         } else {
+// CHECK-NEXT:           int i = i_first + (grp * CONV7_ITEMS + (r - 6));
+// CHECK-NEXT:           int j = j_first + (col * CONV7_COLS + x);
+// CHECK-NEXT:           if (i < rows && j < cols) {
+// CHECK-NEXT:             B[i][j] = acc[(r - 6) * CONV7_COLS + x];
+// CHECK:            if (CONV7_STAGE_STORES) {
+// CHECK-NEXT:         __syncthreads();
+// CHECK-NEXT:         for (int x = 0; x < CONV7_COLS; x++) {  // unrolled
+// CHECK-NEXT:           int i = i_first + (grp * CONV7_ITEMS + (r - 6));
+// CHECK-NEXT:           int j = j_first + (x * 32 + col);
+// CHECK-NEXT:           if (i < rows && j < cols) {
+// CHECK-NEXT:             B[i][j] = B_stage[(r - 6) % 2 * (CONV7_BLOCKSIZE * CONV7_COLS) + grp * (32 * CONV7_COLS) + (x * 32 + col)];
 // CHECK-LABEL: IR after HaloTile (kernel two)
 // CHECK:        float A_row[4 * ((TWO_COLS + 7) / 4)];
 // CHECK-NEXT:   float C_row[4 * ((TWO_COLS + 7) / 4)];
@@ -46,10 +56,13 @@
 // CHECK-NEXT:       part0[x] = A_row[x] + A_row[x + 1] + A_row[x + 2] + A_row[x + 3] + A_row[x + 4];
 // CHECK:            acc[r * BLUR_COLS + x] = part0[x];
 // CHECK:            acc[(r - 4) * BLUR_COLS + x] = acc[(r - 4) * BLUR_COLS + x] + part0[x];
-// CHECK-NEXT:       int i = i_first + (grp * BLUR_ITEMS + (r - 4));
-// CHECK-NEXT:       int j = j_first + (col * BLUR_COLS + x);
-// CHECK-NEXT:       if (i < n - 2 && j < m - 2) {
-// CHECK:              B[i][j] = 0.04f * acc[(r - 4) * BLUR_COLS + x] + c;
+// CHECK-NEXT:       if (BLUR_STAGE_STORES) {
+// CHECK-NEXT:         B_stage[{{.*}}] = 0.04f * acc[(r - 4) * BLUR_COLS + x] + c;
+// CHECK-NEXT:       } else {
+// CHECK-NEXT:         int i = i_first + (grp * BLUR_ITEMS + (r - 4));
+// CHECK-NEXT:         int j = j_first + (col * BLUR_COLS + x);
+// CHECK-NEXT:         if (i < n - 2 && j < m - 2) {
+// CHECK-NEXT:           B[i][j] = 0.04f * acc[(r - 4) * BLUR_COLS + x] + c;
 // CHECK-LABEL: IR after HaloTile (kernel energy)
 // CHECK-NOT:  acc
 // CHECK:        float A_win[5 * ENERGY_ITEMS + 20];
