@@ -39,23 +39,22 @@ bool sameIndex(const Expr &a, const Expr &b) {
   return constantDifference(a, b, &c) && c == 0;
 }
 
+bool readsArray(const Expr &e) {
+  bool found = false;
+  visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load; });
+  return found;
+}
+
 // Whether a load of `e` runs only under a condition (a select's arm, the right side of && or
 // ||): hoisting it above the condition could read out of bounds.
 bool conditionalLoad(const Expr &e) {
   bool found = false;
   visitExpr(e, [&](const Expr &n) {
-    bool hasLoad = false;
-    auto loads = [&](const Expr &o) { visitExpr(o, [&](const Expr &m) { hasLoad |= m->kind == ExprKind::Load; }); };
-    if (n->kind == ExprKind::Select) { loads(n->operands[1]); loads(n->operands[2]); }
-    if (n->kind == ExprKind::Binary && (n->name == "&&" || n->name == "||")) loads(n->operands[1]);
-    found |= hasLoad;
+    if (n->kind == ExprKind::Select)
+      found |= readsArray(n->operands[1]) || readsArray(n->operands[2]);
+    if (n->kind == ExprKind::Binary && (n->name == "&&" || n->name == "||"))
+      found |= readsArray(n->operands[1]);
   });
-  return found;
-}
-
-bool readsArray(const Expr &e) {
-  bool found = false;
-  visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load; });
   return found;
 }
 

@@ -16,7 +16,8 @@
 // Registers: span * COLS accumulators and a row per array, not span rows of COLS + halo
 // elements; the shared reads: ITEMS + halo rows of COLS + halo elements per thread for ITEMS *
 // COLS outputs. Each output sums its terms in the order of the rows, then the order of the C
-// code within a row (a convolution's own order).
+// code within a row (a convolution's own order). With STAGE_STORES (the default) a complete
+// output row goes through shared memory, so each store writes 32 consecutive elements.
 #include "HaloTileRows.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
@@ -75,7 +76,8 @@ std::vector<Stmt> rowSums(const Kernel &k, const SlideSums &s, const std::vector
   // Two rows of staged outputs a block (STAGE_STORES, below).
   const Expr bs = var(k.macro("BLOCKSIZE")), staging = var(k.macro("STAGE_STORES"));
   const std::string stage = freshName(k, s.out + "_stage");
-  auto stageDecl = std::make_shared<StmtNode>(*decl(stage, s.elem, nullptr, simplify(mul(intImm(2), mul(bs, cols)))));
+  auto stageDecl = std::make_shared<StmtNode>(
+      *decl(stage, s.elem, nullptr, simplify(mul(intImm(2), mul(bs, cols)))));
   stageDecl->shared = true;
   out.push_back(Stmt(stageDecl));
   // The output's indices (the nest's loop variables) at row q of the thread and column
@@ -84,7 +86,8 @@ std::vector<Stmt> rowSums(const Kernel &k, const SlideSums &s, const std::vector
     std::vector<Stmt> d;
     for (size_t n = 0; n < 2; ++n) {
       Expr at = n == 0 ? add(mul(var(grp), items), q) : column;
-      d.push_back(withLoc(decl(loops[n]->name, loops[n]->type, add(var(first[n]), at)), loops[n]->loc));
+      d.push_back(
+          withLoc(decl(loops[n]->name, loops[n]->type, add(var(first[n]), at)), loops[n]->loc));
     }
     return d;
   };
@@ -197,12 +200,13 @@ std::vector<Stmt> rowSums(const Kernel &k, const SlideSums &s, const std::vector
       Stmt staged = store(stage, {add(warpRow, add(mul(var(col), cols), var(x)))}, "=", value);
       perColumn.push_back(ifThen(staging, staged, direct));
       const Expr e = add(mul(var(x), intImm(kWarp)), var(col));
-      Stmt fromStage = with(outputIndices(e, q), ifThen(valid, store(s.out, s.index, "=",
-                                                                     load(stage, {add(warpRow, e)}, s.elem))));
-      stores = ifThen(staging, block({barrier(), forLoop(x, kInt, intImm(0), cols, intImm(1), fromStage,
-                                                         LoopKind::Unrolled)}));
+      Expr held = load(stage, {add(warpRow, e)}, s.elem);
+      Stmt fromStage = with(outputIndices(e, q), ifThen(valid, store(s.out, s.index, "=", held)));
+      stores = ifThen(staging, block({barrier(), forLoop(x, kInt, intImm(0), cols, intImm(1),
+                                                         fromStage, LoopKind::Unrolled)}));
     }
-    std::vector<Stmt> row{forLoop(x, kInt, intImm(0), cols, intImm(1), block(perColumn), LoopKind::Unrolled)};
+    std::vector<Stmt> row{
+        forLoop(x, kInt, intImm(0), cols, intImm(1), block(perColumn), LoopKind::Unrolled)};
     if (stores) row.push_back(stores);
     Expr has = lt(q, items);
     if (c > lo) has = land(binary(">=", var(r), intImm(c - lo)), has);
