@@ -75,12 +75,6 @@ bool hasJump(const Stmt &s) {
   return jump;
 }
 
-bool hasLoad(const Expr &e) {
-  bool found = false;
-  visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load; });
-  return found;
-}
-
 // The array accumulated at [i][j] by a serial loop of `body`, and that loop's index.
 bool findAccumulated(const std::vector<Stmt> &body, const std::string &i, const std::string &j,
                      std::string &array, std::string &loop) {

@@ -39,21 +39,15 @@ bool sameIndex(const Expr &a, const Expr &b) {
   return constantDifference(a, b, &c) && c == 0;
 }
 
-bool readsArray(const Expr &e) {
-  bool found = false;
-  visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load; });
-  return found;
-}
-
 // Whether a load of `e` runs only under a condition (a select's arm, the right side of && or
 // ||): hoisting it above the condition could read out of bounds.
 bool conditionalLoad(const Expr &e) {
   bool found = false;
   visitExpr(e, [&](const Expr &n) {
     if (n->kind == ExprKind::Select)
-      found |= readsArray(n->operands[1]) || readsArray(n->operands[2]);
+      found |= hasLoad(n->operands[1]) || hasLoad(n->operands[2]);
     if (n->kind == ExprKind::Binary && (n->name == "&&" || n->name == "||"))
-      found |= readsArray(n->operands[1]);
+      found |= hasLoad(n->operands[1]);
   });
   return found;
 }
@@ -105,10 +99,10 @@ Kernel elementwiseItems(const Kernel &k, const PassContext &) {
         mentions(body[s]->value, st->name))
       return k;
     decls.push_back(body[s]);
-    if (readsArray(body[s]->value) || mentionsAny(body[s]->value, data)) data.insert(body[s]->name);
+    if (hasLoad(body[s]->value) || mentionsAny(body[s]->value, data)) data.insert(body[s]->name);
   }
   // Where it stores follows from the iteration alone (no scatter such as hist[b] += 1).
-  if (readsArray(st->indices[0]) || mentionsAny(st->indices[0], data)) return k;
+  if (hasLoad(st->indices[0]) || mentionsAny(st->indices[0], data)) return k;
   Expr value;
   if (st->op == "=") value = st->value;
   else if (st->op == "+=" || st->op == "-=" || st->op == "*=")

@@ -55,7 +55,7 @@ namespace {
 bool touchesArrays(const Stmt &s) {
   bool found = false;
   visitStmt(s, [&](const Stmt &n) { found |= n->kind == StmtKind::Store; },
-            [&](const Expr &e) { visitExpr(e, [&](const Expr &x) { found |= x->kind == ExprKind::Load; }); });
+            [&](const Expr &e) { found |= hasLoad(e); });
   return found;
 }
 

@@ -17,11 +17,8 @@ std::vector<Stmt> statementsOf(const Stmt &s) {
 }
 
 std::string reorderBlocker(const Stmt &loop) {
-  for (const Expr &b : {loop->min, loop->end, loop->step}) {
-    bool loads = false;
-    visitExpr(b, [&](const Expr &e) { loads |= e->kind == ExprKind::Load; });
-    if (loads) return "the bounds of loop '" + loop->name + "' read an array";
-  }
+  for (const Expr &b : {loop->min, loop->end, loop->step})
+    if (hasLoad(b)) return "the bounds of loop '" + loop->name + "' read an array";
   std::set<std::string> declared;
   std::string why;
   std::function<void(const Stmt &, int)> scan = [&](const Stmt &s, int depth) {
@@ -46,6 +43,12 @@ std::optional<int64_t> stride(const Expr &index, const std::string &v) {
   int64_t c = 0;
   if (!constantDifference(moved, index, &c)) return std::nullopt;
   return c;
+}
+
+bool hasLoad(const Expr &e) {
+  bool found = false;
+  visitExpr(e, [&](const Expr &n) { found |= n->kind == ExprKind::Load; });
+  return found;
 }
 
 bool storesTo(const Stmt &s, const std::string &array) {

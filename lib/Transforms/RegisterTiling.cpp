@@ -151,8 +151,7 @@ bool zeroPastEnd(const Kernel &k, const Stmt &body, const std::vector<std::strin
     case StmtKind::For:
       break;
     case StmtKind::Decl: {
-      bool reads = false;
-      if (s->value) visitExpr(s->value, [&](const Expr &n) { reads |= n->kind == ExprKind::Load; });
+      const bool reads = s->value && hasLoad(s->value);
       ok &= !s->shared && !s->arraySize && s->type.kind == ScalarKind::Int && !reads;
       break;
     }
@@ -161,8 +160,7 @@ bool zeroPastEnd(const Kernel &k, const Stmt &body, const std::vector<std::strin
       bool tile = false;
       ok &= (s->op == "+=" || s->op == "-=") && !k.findParam(s->name) &&
             productOfTiles(s->value, tiles, tile) && tile;
-      for (const Expr &i : s->indices)
-        visitExpr(i, [&](const Expr &n) { ok &= n->kind != ExprKind::Load; });
+      for (const Expr &i : s->indices) ok &= !hasLoad(i);
       break;
     }
     default:

@@ -95,6 +95,8 @@ std::string reorderBlocker(const ir::Stmt &loop);
 // How far an index moves when `v` grows by one: a constant, or nullopt when the step depends on
 // the problem size (a row apart) or is not affine.
 std::optional<int64_t> stride(const ir::Expr &index, const std::string &v);
+// Whether `e` reads any array element.
+bool hasLoad(const ir::Expr &e);
 // Whether any statement of `s` (null: none) stores to `array`.
 bool storesTo(const ir::Stmt &s, const std::string &array);
 // Whether `e` is the variable `name`.
