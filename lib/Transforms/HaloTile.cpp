@@ -94,7 +94,7 @@ Stmt unrollAll(const Stmt &s) {
 
 namespace {
 
-constexpr int64_t kMaxTaps = 64, kFewPoints = 9, kInFlight = 16, kRowsMaxBlock = 256,
+constexpr int64_t kMaxTaps = 64, kFewPoints = 9, kRowsMaxBlock = 256,
                   kManyTerms = 32;
 
 Stmt only(const Stmt &s) {
@@ -197,55 +197,6 @@ std::vector<int64_t> tileExtents(size_t depth, int64_t bs, int64_t items) {
   if (depth == 1) return {bs * items};
   if (depth == 2) return {bs * items / kWarp, kWarp};
   return {items, bs / kWarp, kWarp};
-}
-
-// The load phase of one array's tile: element e of the tile (`size` elements, `widths` per
-// dimension, the first one at `base`) is loaded by thread e % BLOCKSIZE, rows one after another,
-// so that a warp reads consecutive elements. Each thread issues up to kInFlight loads into
-// registers before it stores any of them (constant trip counts once the macros are known: nvcc
-// unrolls both loops and the loads are in flight together). Elements past the last one the nest
-// reads (`lastRead`, per dimension) are not loaded; their tile slots get 0, so that the whole
-// tile is initialized. The constants it needs go to `top`.
-Stmt loadPhase(const Kernel &k, const std::string &array, const Type &elem, const std::string &tile,
-               const Expr &size, const std::vector<Expr> &widths,
-               const std::vector<std::string> &base, const std::vector<Expr> &lastRead,
-               const std::vector<Stmt> &loops, const std::vector<std::string> &vars,
-               const Expr &bs, const Expr &tid, std::vector<Stmt> &top) {
-  const Type kInt = Type::of(ScalarKind::Int);
-  std::string r0 = freshName(k, "r0"), r = freshName(k, "r"), v = freshName(k, array + "_v"),
-              e = freshName(k, "e");
-  // Loads per thread, and per chunk of loads in flight: named constants (sizes of the chunk).
-  std::string perName = freshName(k, array + "_loads"), chunkName = freshName(k, array + "_chunk");
-  auto constant = [](Stmt s) {
-    auto c = std::make_shared<StmtNode>(*s);
-    c->constant = true;
-    return Stmt(c);
-  };
-  Expr per = var(perName), chunk = var(chunkName);
-  top.push_back(constant(decl(perName, kInt, simplify(div(add(size, sub(bs, intImm(1))), bs)))));
-  top.push_back(constant(
-      decl(chunkName, kInt, select(lt(per, intImm(kInFlight + 1)), per, intImm(kInFlight)))));
-  Expr slot = add(tid, mul(add(var(r0), var(r)), bs));
-  std::vector<Stmt> loads{decl(e, kInt, slot)};
-  std::vector<Expr> at;
-  Expr inside = lt(var(e), size);
-  for (size_t d = 0; d < widths.size(); ++d) {
-    std::string g = freshName(k, vars[d] + "_at");
-    loads.push_back(decl(g, loops[d]->type, add(var(base[d], loops[d]->type),
-                                                  coordinate(var(e), widths, d))));
-    at.push_back(var(g, loops[d]->type));
-    inside = land(inside, lt(var(g, loops[d]->type), lastRead[d]));
-  }
-  loads.push_back(store(v, {var(r)}, "=", select(inside, load(array, at, elem),
-                                                  cast(elem, intImm(0)))));
-  Stmt put = block({decl(e, kInt, slot),
-                    ifThen(lt(var(e), size), store(tile, {var(e)}, "=",
-                                                    load(v, {var(r)}, elem)))});
-  Stmt chunkBody = block({decl(v, elem, nullptr, chunk),
-                          forLoop(r, kInt, intImm(0), chunk, intImm(1), block(loads),
-                                  LoopKind::Unrolled),
-                          forLoop(r, kInt, intImm(0), chunk, intImm(1), put, LoopKind::Unrolled)});
-  return forLoop(r0, kInt, intImm(0), per, chunk, chunkBody);
 }
 
 }  // namespace
@@ -513,6 +464,15 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   }
   std::map<std::string, std::pair<std::string, ReadWindow>> tileOf;  // array -> (tile, window)
   std::map<std::string, std::vector<std::string>> baseOf;            // array -> origin per dim
+  // Two dimensions: the tiles copied asynchronously by rows, or through registers by elements
+  // (ASYNC_FILL, HaloTileFill.cpp).
+  const Expr asyncFill = depth == 2 ? var(k.macro("ASYNC_FILL")) : nullptr;
+  std::string anchor = freshName(k, "pending");  // the copies' commit and wait (one word)
+  if (asyncFill) {
+    auto word = std::make_shared<StmtNode>(*decl(anchor, kInt, nullptr, intImm(1)));
+    word->shared = true;
+    top.push_back(word);
+  }
   for (const auto &[name, w] : tiled) {
     const Param *p = k.findParam(name);
     std::string t = freshName(k, name + "_tile"), e = freshName(k, "e");
@@ -527,8 +487,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     shared->shared = true;
     top.push_back(shared);
     // Coalesced: element e of the tile is loaded by thread e % BLOCKSIZE, rows of it one after
-    // another; each thread issues up to kInFlight loads into registers before it stores them
-    // (loop bounds that are constants once the macros are, so nvcc unrolls them).
+    // another (HaloTileFill.cpp).
     std::vector<Expr> lastRead;  // the last element the nest reads per dimension: end - 1 + hi
     for (size_t d = 0; d < depth; ++d) {
       std::string base = freshName(k, name + "_" + vars[d] + "0");
@@ -536,9 +495,14 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
       perTile.push_back(decl(base, loops[d]->type, simplify(add(var(first[d]), intImm(w.lo[d])))));
       lastRead.push_back(simplify(add(loops[d]->end, intImm(w.hi[d]))));
     }
-    perTile.push_back(loadPhase(k, name, p->type, t, simplify(size), widths, baseOf[name], lastRead,
-                                loops, vars, bs, tid, top));
+    perTile.push_back(fillTile(k, {name, t, p->type, simplify(size), widths, baseOf[name], lastRead,
+                                   loops, vars, bs, tid, asyncFill},
+                               top));
     tileOf[name] = {t, w};
+  }
+  if (asyncFill) {
+    perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0)));
+    perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
   }
   perTile.push_back(barrier());
   // The loop over tiles around `perTile` (the outputs, then a barrier), and the kernel with it.
@@ -552,6 +516,14 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     out.body = withLoc(block(top), k.body->loc);
     out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
     out.blockThreads = bs;
+    // ASYNC_FILL: 1 where the body has many terms (row sums of more than kManyTerms), whose
+    // issue the fill's instructions compete with (H100, session 15, 8191 x 8193 against copy
+    // bandwidth, bench/results/h100-2026-11-25-s15-fill-3, same job: the 7 x 7 filter 0.76x by
+    // elements, 0.84x by rows; 6 x 6 0.79x, 0.87x; 9 x 9 0.58x, 0.61x); else 0 (3 x 5 0.95x by
+    // elements, 0.89x by rows; 3 x 3 0.89x, 0.85x; two 3 x 5 inputs 0.99x, 0.82x).
+    if (asyncFill)
+      out.tuning.push_back({"ASYNC_FILL", k.macro("ASYNC_FILL"), {0, 1},
+                            sums && sums->terms.size() > kManyTerms ? 1 : 0});
     return out;
   };
   if (sums) {

@@ -1,6 +1,7 @@
-// HaloTile's pieces shared by its two files: HaloTile.cpp (the analysis, tiles of one and two
-// dimensions) and HaloTileSlide.cpp (three dimensions: a 2-D tile sliding along the outermost
-// loop, 2.5-D blocking).
+// HaloTile's pieces shared by its files: HaloTile.cpp (the analysis, tiles of one and two
+// dimensions), HaloTileFill.cpp (their load phase), HaloTileSlide.cpp (three dimensions: a 2-D
+// tile sliding along the outermost loop, 2.5-D blocking) and the others named in
+// docs/passes/HaloTile.md.
 #ifndef RTCUDA_LIB_TRANSFORMS_HALOTILEPARTS_H
 #define RTCUDA_LIB_TRANSFORMS_HALOTILEPARTS_H
 
@@ -41,6 +42,26 @@ struct TileArray {
   ir::Type elem;
 };
 TileArray tileArray(const ir::Kernel &k, const std::string &array, const ReadWindow &w);
+
+// One array's tile to fill (HaloTileFill.cpp): `size` elements, `widths` per dimension, the
+// first at `base` (names of the origin per dimension); the last element the nest reads per
+// dimension (`lastRead`, exclusive); the nest's loops and variables; BLOCKSIZE, the thread; and
+// in two dimensions the condition (ASYNC_FILL) under which the row form's cp.async copies fill
+// the tile instead of the element form (none: the element form only).
+struct TileFill {
+  std::string array, tile;
+  ir::Type elem;
+  ir::Expr size;
+  std::vector<ir::Expr> widths;
+  std::vector<std::string> base;
+  std::vector<ir::Expr> lastRead;
+  std::vector<ir::Stmt> loops;
+  std::vector<std::string> vars;
+  ir::Expr bs, tid, asyncFill;
+};
+// The load phase of one tile: elements by threads through registers, or (two dimensions, where
+// `asyncFill` holds) rows by warps and columns by lanes through cp.async. Constants go to `top`.
+ir::Stmt fillTile(const ir::Kernel &k, const TileFill &f, std::vector<ir::Stmt> &top);
 
 // Every For of `s` unrolled (constant subscripts of the local arrays: registers).
 ir::Stmt unrollAll(const ir::Stmt &s);

@@ -6,8 +6,9 @@
 // where COLS is a multiple of 4. conv53 (5 x 3), a filter of two inputs (two), a centred box
 // with a scale and a constant whose rows share one partial sum (blur); a sum of squares is not
 // linear and keeps its window read row by row (energy); scalar weights per row of unequal
-// columns (wrow). Verified at odd and prime sizes, every
-// COLS and ITEMS 4 and 8.
+// columns (wrow). The tiles of the filters of more than 32 terms are copied by rows with
+// cp.async (ASYNC_FILL 1, HaloTileFill.cpp), the others' by elements through registers.
+// Verified at odd and prime sizes, every COLS, ITEMS 4 and 8, both fills.
 // Planted bugs caught by the second verify below (run with CONV53_COLS=2 then): a tile pitch
 // short of lane 31's row (4 * ((31 * COLS + halo + 3) / 4) instead of 4 * ((31 * COLS + row +
 // 3) / 4): 74 mismatches, conv66 at COLS 1), row offsets sharing a partial sum when their
@@ -17,11 +18,26 @@
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
 // RUN: cat %t/out/conv7_params.h %t/out/conv53_params.h %t/out/conv66_params.h %t/out/blur_params.h %t/out/wrow_params.h | FileCheck --check-prefix=PARAMS %s
 // RUN: %rtcuda verify %t/out --seed 13 --sizes 1,29,37,61 --max-points 3 | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/out --seed 15 --sizes 29,37 --max-points 2 --point CONV7_ASYNC_FILL=0 --point CONV53_ASYNC_FILL=1 --point CONV66_ASYNC_FILL=0 --point TWO_ASYNC_FILL=1 --point BLUR_ASYNC_FILL=1 --point WROW_ASYNC_FILL=1 --point ENERGY_ASYNC_FILL=1 | FileCheck --check-prefix=VERIFY %s
 // RUN: %rtcuda verify %t/out --seed 14 --sizes 31,43 --max-points 2 --point CONV7_COLS=2 --point CONV53_COLS=1 --point CONV66_COLS=1 --point TWO_COLS=4 --point BLUR_COLS=4 --point BLUR_ITEMS=8 | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv7)
 // CHECK:      float K_reg[49];
 // CHECK:      __shared__ float A_tile[(CONV7_BLOCKSIZE * CONV7_ITEMS / 32 + 6) * (4 * ((31 * CONV7_COLS + 4 * ((CONV7_COLS + 9) / 4) + 3) / 4))];
+// CHECK:        if (CONV7_ASYNC_FILL) {
+// CHECK-NEXT:     for (int rr = 0; rr < A_rows_a_warp; rr++) {  // unrolled
+// CHECK-NEXT:       for (int c = 0; c < A_copies_a_row; c++) {  // unrolled
+// CHECK-NEXT:         int r = (int)threadIdx.x / 32 + rr * (CONV7_BLOCKSIZE / 32);
+// CHECK-NEXT:         int jj = (int)threadIdx.x % 32 + c * 32;
+// CHECK-NEXT:         int i_at = A_i0 + r;
+// CHECK-NEXT:         int j_at = A_j0 + jj;
+// CHECK-NEXT:         if (r < CONV7_BLOCKSIZE * CONV7_ITEMS / 32 + 6 && jj < 4 * ((31 * CONV7_COLS + 4 * ((CONV7_COLS + 9) / 4) + 3) / 4)) {
+// CHECK-NEXT:           rtcuda_copy_async(&A_tile[r * (4 * ((31 * CONV7_COLS + 4 * ((CONV7_COLS + 9) / 4) + 3) / 4)) + jj], i_at < rows + 6 && j_at < cols + 6 ? A[i_at][j_at] : A[A_i0][A_j0]);
+// CHECK:          } else {
+// CHECK-NEXT:     for (int r0 = 0; r0 < A_loads; r0 += A_chunk) {
+// CHECK:        rtcuda_async_commit(&pending[0], 0);
+// CHECK-NEXT:   rtcuda_async_wait(&pending[0], 0);
+// CHECK-NEXT:   __syncthreads();
 // CHECK:        float A_row[4 * ((CONV7_COLS + 9) / 4)];
 // CHECK-NEXT:   float acc[CONV7_ITEMS * CONV7_COLS];
 // CHECK-NEXT:   for (int r = 0; r < CONV7_ITEMS + 6; r++) {  // unrolled
@@ -75,11 +91,14 @@
 // REMARKS: remark: halo tile: 'A' is read at 13 places around each iteration (offsets [0, 2] x [0, 4]); {{.*}} adds it to the sums of WROW_ITEMS x WROW_COLS outputs
 //
 // PARAMS: #define CONV7_BLOCKSIZE 128
+// PARAMS: // ASYNC_FILL: search space 0, 1
+// PARAMS: #define CONV7_ASYNC_FILL 1
 // PARAMS: // ITEMS: search space 1, 2, 4, 8
 // PARAMS: #define CONV7_ITEMS 8
 // PARAMS: // COLS: search space 1, 2, 4
 // PARAMS: #define CONV7_COLS 4
 // PARAMS: #define CONV53_BLOCKSIZE 256
+// PARAMS: #define CONV53_ASYNC_FILL 0
 // PARAMS: #define CONV53_ITEMS 4
 // PARAMS: #define CONV53_COLS 2
 // PARAMS: #define CONV66_BLOCKSIZE 128
