@@ -467,12 +467,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   // Two dimensions: the tiles copied asynchronously by rows, or through registers by elements
   // (ASYNC_FILL, HaloTileFill.cpp).
   const Expr asyncFill = depth == 2 ? var(k.macro("ASYNC_FILL")) : nullptr;
-  std::string anchor = freshName(k, "pending");  // the copies' commit and wait (one word)
-  if (asyncFill) {
-    auto word = std::make_shared<StmtNode>(*decl(anchor, kInt, nullptr, intImm(1)));
-    word->shared = true;
-    top.push_back(word);
-  }
+  const std::string anchor = asyncFill ? asyncAnchor(k, top) : "";
   for (const auto &[name, w] : tiled) {
     const Param *p = k.findParam(name);
     std::string t = freshName(k, name + "_tile"), e = freshName(k, "e");
@@ -501,8 +496,8 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     tileOf[name] = {t, w};
   }
   if (asyncFill) {
-    perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0)));
-    perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
+    perTile.push_back(asyncCommit(anchor));
+    perTile.push_back(asyncWait(anchor, intImm(0)));
   }
   perTile.push_back(barrier());
   // The loop over tiles around `perTile` (the outputs, then a barrier), and the kernel with it.

@@ -90,6 +90,22 @@ Stmt rowCopies(const Kernel &k, const TileFill &f, std::vector<Stmt> &top) {
 
 }  // namespace
 
+std::string asyncAnchor(const Kernel &k, std::vector<Stmt> &top) {
+  std::string anchor = freshName(k, "pending");
+  auto word = std::make_shared<StmtNode>(*decl(anchor, Type::of(ScalarKind::Int), nullptr, intImm(1)));
+  word->shared = true;
+  top.push_back(word);
+  return anchor;
+}
+
+Stmt asyncCommit(const std::string &anchor) {
+  return store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0));
+}
+
+Stmt asyncWait(const std::string &anchor, const Expr &pending) {
+  return store(anchor, {intImm(0)}, "rtcuda_async_wait", pending);
+}
+
 Stmt fillTile(const Kernel &k, const TileFill &f, std::vector<Stmt> &top) {
   if (!f.asyncFill) return elementFill(k, f, top);
   return ifThen(f.asyncFill, rowCopies(k, f, top), elementFill(k, f, top));

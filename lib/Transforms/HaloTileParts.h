@@ -43,6 +43,13 @@ struct TileArray {
 };
 TileArray tileArray(const ir::Kernel &k, const std::string &array, const ReadWindow &w);
 
+// The asynchronous copies' bookkeeping (HaloTileFill.cpp): a shared word declared onto `top`
+// whose name anchors the commits and waits in the IR (they do not touch it), a commit of the
+// copies issued since the last one, and a wait until at most `pending` commit groups remain.
+std::string asyncAnchor(const ir::Kernel &k, std::vector<ir::Stmt> &top);
+ir::Stmt asyncCommit(const std::string &anchor);
+ir::Stmt asyncWait(const std::string &anchor, const ir::Expr &pending);
+
 // One array's tile to fill (HaloTileFill.cpp): `size` elements, `widths` per dimension, the
 // first at `base` (names of the origin per dimension); the last element the nest reads per
 // dimension (`lastRead`, exclusive); the nest's loops and variables; BLOCKSIZE, the thread; and

@@ -260,12 +260,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   // device has it, rtcuda_copy_async in kernel.cu): element e of the plane's tile by thread
   // e % BLOCKSIZE, rows one after another. Elements outside what the nest reads copy its first
   // element instead (slots no output reads); a copy always has a source inside the array.
-  std::string anchor = freshName(k, "pending");  // the commits' and waits' anchor (one word)
-  {
-    auto sync = std::make_shared<StmtNode>(*decl(anchor, kInt, nullptr, intImm(1)));
-    sync->shared = true;
-    top.push_back(sync);
-  }
+  const std::string anchor = asyncAnchor(k, top);
   // Source coordinates are clamped to the last element the nest reads (an element past it
   // lands in a slot no output reads): no select, and the row and column of each of a thread's
   // copies stay the same from plane to plane (nvcc keeps them, and steps the address by a
@@ -289,14 +284,13 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     return ifThen(wanted, forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body,
                                   LoopKind::Unrolled));
   };
-  auto commit = [&]() { return store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0)); };
   // Planes 0 .. DEPTH - 1 of the block's window first, one commit group each.
   {
     std::string d = freshName(k, "d"), at0 = freshName(k, vars[0] + "_at");
     std::vector<Stmt> first0{decl(at0, loops[0]->type,
                                   simplify(add(var(first[0], loops[0]->type), add(var(d), intImm(lo0)))))};
     for (const Plane &a : arrays) first0.push_back(copyPlane(a, var(at0, loops[0]->type), lt(var(d), var(steps)), var(d)));
-    first0.push_back(commit());
+    first0.push_back(asyncCommit(anchor));
     perTile.push_back(forLoop(d, kInt, intImm(0), depth, intImm(1), block(first0), LoopKind::Unrolled));
   }
   // Step z: where z is a multiple of the group, wait for the copies of planes z .. z + group - 1
@@ -309,7 +303,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   std::string slot = freshName(k, "slot");
   std::vector<Stmt> step{
       ifThen(binary("==", mod(var(z), group), intImm(0)),
-             block({store(anchor, {intImm(0)}, "rtcuda_async_wait", sub(depth, group)),
+             block({asyncWait(anchor, sub(depth, group)),
                     barrier()})),
       decl(slot, kInt, mod(var(z), slots))};
   for (const Plane &a : arrays) {
@@ -340,7 +334,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   for (const Plane &a : arrays)
     step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
                              mod(ahead, slots)));
-  step.push_back(commit());
+  step.push_back(asyncCommit(anchor));
   // The outputs of plane first + z - (span0 - 1), once its last halo plane has arrived.
   std::map<std::string, const Plane *> planeOf;
   for (const Plane &a : arrays) planeOf[a.array] = &a;
@@ -386,7 +380,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   }
   perTile.push_back(forLoop(z, kInt, intImm(0), var(steps), intImm(1), block(step)));
   // Pending copies (planes past the window) land before the slots serve the next tile.
-  perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
+  perTile.push_back(asyncWait(anchor, intImm(0)));
   perTile.push_back(barrier());  // the slots are free before the next tile's first plane
   top.push_back(withLoc(forLoop(tile, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), allTiles,
                                 cast(kInt, gpuBuiltin("gridDim.x")), block(perTile),

@@ -76,13 +76,7 @@ Expr streamLine(const Kernel &k, const Stmt &loop, const Tiled &tiled, const Tap
     shared->shared = true;
     top.push_back(shared);
   }
-  std::string anchor = freshName(k, "pending");  // the commits' and waits' anchor (one word)
-  {
-    auto sync = std::make_shared<StmtNode>(*decl(anchor, kInt, nullptr, intImm(1)));
-    sync->shared = true;
-    top.push_back(sync);
-  }
-  auto commit = [&]() { return store(anchor, {intImm(0)}, "rtcuda_async_commit", intImm(0)); };
+  const std::string anchor = asyncAnchor(k, top);
   // The copies of tile `t` into slot `slot`: element e of an array's tile by thread
   // e % BLOCKSIZE, rows of BLOCKSIZE one after another; one commit group for all arrays.
   auto copies = [&](const Expr &t, const Expr &slot) {
@@ -108,18 +102,18 @@ Expr streamLine(const Kernel &k, const Stmt &loop, const Tiled &tiled, const Tap
               firstOut = freshName(k, p + "_first"), q = freshName(k, "q");
   Expr blockId = cast(kInt, gpuBuiltin("blockIdx.x")), gridDim = cast(kInt, gpuBuiltin("gridDim.x"));
   top.push_back(ifThen(lt(blockId, allTiles), copies(blockId, intImm(0))));
-  top.push_back(commit());
+  top.push_back(asyncCommit(anchor));
   top.push_back(decl(slot, kInt, intImm(0)));
 
   std::vector<Stmt> perTile;
   perTile.push_back(decl(firstOut, pt, simplify(add(loop->min, mul(var(tile), per)))));
   perTile.push_back(decl(next, kInt, add(var(tile), gridDim)));
-  perTile.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
+  perTile.push_back(asyncWait(anchor, intImm(0)));
   perTile.push_back(barrier());  // this tile's copies have landed; the other slot is free
   Expr more = lt(var(next), allTiles);
   perTile.push_back(ifThen(land(lt(intImm(1), var(slots)), more),
                            copies(var(next), sub(intImm(1), var(slot)))));
-  perTile.push_back(commit());
+  perTile.push_back(asyncCommit(anchor));
   // Each thread's window of each tile: ITEMS + halo consecutive elements, into registers.
   Expr own = mul(tid, items);
   std::map<std::string, const Line *> lineOf;
@@ -170,12 +164,12 @@ Expr streamLine(const Kernel &k, const Stmt &loop, const Tiled &tiled, const Tap
   // One slot: the next tile's copies once every thread has copied its outputs out of it.
   perTile.push_back(ifThen(lt(var(slots), intImm(2)),
                            block({barrier(), ifThen(more, copies(var(next), intImm(0)))})));
-  perTile.push_back(commit());
+  perTile.push_back(asyncCommit(anchor));
   perTile.push_back(assign(slot, "=", sub(sub(var(slots), intImm(1)), var(slot))));
   top.push_back(withLoc(forLoop(tile, kInt, blockId, allTiles, gridDim, block(perTile),
                                 LoopKind::Block),
                         loop->loc));
-  top.push_back(store(anchor, {intImm(0)}, "rtcuda_async_wait", intImm(0)));
+  top.push_back(asyncWait(anchor, intImm(0)));
   return allTiles;
 }
 
