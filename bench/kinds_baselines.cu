@@ -15,6 +15,8 @@
 //                                   A -= q r^T (gramschmidt's column step)
 //   kinds_baselines syrk N K        cublasSsyrk: one triangle of A A^T, A row-major N x K
 //   kinds_baselines syrkt N K       cublasSsyrk: one triangle of D^T D, D row-major K x N
+//   kinds_baselines trmv N          cublasStrmv: y = L x, L a row-major lower triangle (column-major
+//                                   upper, transposed); trmvu: U x, U upper; trmvt: L^T x
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
 #include "bench_common.cuh"
@@ -110,6 +112,16 @@ int main(int argc, char **argv) {
       CHECK_BLAS(cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, t ? CUBLAS_OP_T : CUBLAS_OP_N, nn, kk, &one, a,
                              t ? kk : nn, &zero, c, nn));
     }, 4.0 * (nn * kk + nn * nn), 1.0 * nn * (nn + 1) * kk);
+  } else if (kind == "trmv" || kind == "trmvu" || kind == "trmvt") {
+    // A row-major triangle is the column-major transpose: lower becomes upper. strmv works in
+    // place (x := op(T) x); the vector's values do not change its time.
+    long long nn = n.at(0);
+    float *a = buffer<float>(nn * nn, 1), *x = buffer<float>(nn, 2);
+    cublasFillMode_t fill = kind == "trmvu" ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    cublasOperation_t op = kind == "trmvt" ? CUBLAS_OP_N : CUBLAS_OP_T;
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasStrmv(h, fill, op, CUBLAS_DIAG_NON_UNIT, nn, a, nn, x, 1));
+    }, 4.0 * (nn * (nn + 1) / 2 + 2 * nn), 1.0 * nn * (nn + 1));
   } else if (kind == "copy") {
     long long bytes = n.at(0) / 4 * 4;
     float *a = buffer<float>(bytes / 4, 1), *b = buffer<float>(bytes / 4, 2);

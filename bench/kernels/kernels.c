@@ -546,3 +546,52 @@ void scale3d(int nz, int ny, int nx, float A[restrict nz][ny][nx], const float s
             for (int i = 0; i < nx; i++)
                 A[k][j][i] = A[k][j][i] * s[k] + t[i];
 }
+
+/* Triangular bounds (session 16). y = L x, L lower triangular: row i reads columns 0..i. */
+void trmv(int n, const float L[restrict n][n], const float x[restrict n], float y[restrict n])
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int j = 0; j <= i; j++)
+            s += L[i][j] * x[j];
+        y[i] = s;
+    }
+}
+
+/* y = U x, U upper triangular: row i reads columns i..n-1. */
+void trmvu(int n, const float U[restrict n][n], const float x[restrict n], float y[restrict n])
+{
+    for (int i = 0; i < n; i++) {
+        float s = 0.0f;
+        for (int j = i; j < n; j++)
+            s += U[i][j] * x[j];
+        y[i] = s;
+    }
+}
+
+/* y = L^T x: the column sums of a lower triangle weighted by x (column j reads rows j..n-1). */
+void trmvt(int n, const float L[restrict n][n], const float x[restrict n], float y[restrict n])
+{
+    for (int j = 0; j < n; j++) {
+        float s = 0.0f;
+        for (int i = j; i < n; i++)
+            s += L[i][j] * x[i];
+        y[j] = s;
+    }
+}
+
+/* The upper triangle from the lower one, in place: a triangular transpose. */
+void symmetrize(int n, float A[restrict n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            A[i][j] = A[j][i];
+}
+
+/* A lower triangle, diagonal included, transposed into another array. */
+void trtranspose(int n, const float L[restrict n][n], float U[restrict n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++)
+            U[j][i] = L[i][j];
+}

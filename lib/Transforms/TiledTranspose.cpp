@@ -22,9 +22,12 @@
 //                                                }
 //
 // Applies when the kernel body is the nest alone (two parallel loops of step 1 in either order,
-// rectangular bounds), its body is one plain store B[y][x] = value, and every load in the value
-// that depends on the loops reads A[x][y] (any arrays, the same two subscripts). The value is
-// computed where the reads are coalesced; the stored array is not read.
+// bounds of the parameters), its body is one plain store B[y][x] = value, and every load in the
+// value that depends on the loops reads A[x][y] (any arrays, the same two subscripts; B itself
+// too, in place, since the loops are parallel). The value is computed where the reads are
+// coalesced. A triangular nest, which BoundingBox runs over its bounding box with the original
+// bounds as a guard around the store, keeps that guard in both steps: a tile on the diagonal
+// moves its half, a tile outside the triangle nothing.
 //
 // Batched: a third parallel loop of step 1 around them whose variable b is the first subscript
 // of the store and of those loads (B[b][y][x] = f(A[b][x][y])) gives each batch its own tiles:
@@ -89,7 +92,12 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   if (parallelUnitLoop(inner) && parallelUnitLoop(only(inner->body)))
     batch = nest, outer = inner, inner = only(inner->body);
   if (!parallelUnitLoop(inner)) return k;
-  const Stmt st = only(inner->body);
+  Stmt st = only(inner->body);
+  // A triangular nest runs over its bounding box with its bounds as a guard (BoundingBox): the
+  // guard, which reads no array, joins the tile's range check in both steps.
+  Expr guard;
+  if (st && st->kind == StmtKind::If && !st->elseBody && !hasLoad(st->cond))
+    guard = st->cond, st = only(st->body);
   const std::string b = batch ? batch->name : "";
   const size_t first = batch ? 1 : 0;
   if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != first + 2)
@@ -100,9 +108,9 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
     return k;
   const std::string y = st->indices[first]->name, x = st->indices[first + 1]->name;
   if (!((x == p && y == q) || (x == q && y == p))) return k;
-  if (!subscripts(st->indices, b, y, x) || !readsTransposed(st->value, b, x, y) ||
-      mentions(st->value, st->name))
-    return k;
+  // The stored array may be read (in place: A[y][x] = A[x][y] over a triangle): the loops are
+  // parallel, so no iteration reads what another writes, and each reads before it writes.
+  if (!subscripts(st->indices, b, y, x) || !readsTransposed(st->value, b, x, y)) return k;
   std::vector<Stmt> loops{outer, inner};
   if (batch) loops.push_back(batch);
   for (const Stmt &l : loops)
@@ -118,6 +126,7 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   Expr xBase = simplify(add(xLoop->min, mul(cast(kInt, gpuBuiltin("blockIdx.x")), tile)));
   Expr yBase = simplify(add(yLoop->min, mul(var(ty), tile)));
   Expr inRange = land(lt(var(x, xLoop->type), xLoop->end), lt(var(y, yLoop->type), yLoop->end));
+  if (guard) inRange = land(inRange, guard);
   Type elem = st->value->type;
   if (const Param *out = k.findParam(st->name)) elem = out->type;
 
