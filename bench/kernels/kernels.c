@@ -1,5 +1,6 @@
 /* Kernels of issue 13's kinds, written as a user would (plain C99, default configs), for
  * bench/kinds_on_gpu.sh. Each is timed against the library call or the copy bandwidth. */
+#include <math.h>
 
 /* Row sums: out[i] = sum_j A[i][j]. */
 void rowsum(int rows, int cols, const float A[restrict rows][cols], float out[restrict rows])
@@ -594,4 +595,26 @@ void trtranspose(int n, const float L[restrict n][n], float U[restrict n][n])
     for (int i = 0; i < n; i++)
         for (int j = 0; j <= i; j++)
             U[j][i] = L[i][j];
+}
+
+/* Row maxima (session 17): LaneReduction's lanes combine with max. */
+void rowmax(int rows, int cols, const float A[restrict rows][cols], float out[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = A[i][0];
+        for (int j = 1; j < cols; j++)
+            m = fmaxf(m, A[i][j]);
+        out[i] = m;
+    }
+}
+
+/* Column minima: the block's warps split the rows of 32 neighbouring columns. */
+void colmin(int rows, int cols, const float A[restrict rows][cols], float out[restrict cols])
+{
+    for (int j = 0; j < cols; j++) {
+        float m = A[0][j];
+        for (int i = 1; i < rows; i++)
+            m = fminf(m, A[i][j]);
+        out[j] = m;
+    }
 }

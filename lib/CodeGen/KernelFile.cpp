@@ -266,22 +266,27 @@ static __device__ inline unsigned int rtcuda_split_take(unsigned int *sum) {
 // clang-format on
 )";
 
-// LaneReduction's rows (lib/Transforms/LaneReduction.cpp): the sum of each group of `lanes`
-// neighbouring threads (a power of two up to 32, so a group lies in one warp) for the group's
-// first thread, by warp shuffles. Every thread of the block calls it. The CPU emulation, whose
-// warps do not run in lockstep, adds the same pairs in the same order through shared memory, as
-// the kernels did before shuffles (same result, bit for bit).
+// LaneReduction's rows (lib/Transforms/LaneReduction.cpp): the sum (maximum, minimum) of each
+// group of `lanes` neighbouring threads (a power of two up to 32, so a group lies in one warp)
+// for the group's first thread, by warp shuffles. Every thread of the block calls it. The CPU
+// emulation, whose warps do not run in lockstep, combines the same pairs in the same order
+// through shared memory, as the kernels did before shuffles (same result, bit for bit).
 const char *kLaneHelpers = R"(
-// The sum over each group of `lanes` neighbouring threads, in the group's first thread.
+// The sum (maximum, minimum: max and min, fmaxf's rule for floating point) over each group of
+// `lanes` neighbouring threads, in the group's first thread.
 // clang-format off
-template <class T>
-static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+struct rtcuda_lane_add { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
+struct rtcuda_lane_greater { template <class T> __device__ T operator()(T a, T b) const { return max(a, b); } };
+struct rtcuda_lane_less { template <class T> __device__ T operator()(T a, T b) const { return min(a, b); } };
+template <class T, class Op>
+static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op) {
 #ifdef RTCUDA_EMU
   slots[threadIdx.x] = v;
   __syncthreads();
-  // n partial sums left in each group, halved rounding up (any group size, a block's too).
+  // n partial results left in each group, halved rounding up (any group size, a block's too).
   for (int n = lanes; n > 1; n = (n + 1) / 2) {
-    if ((int)(threadIdx.x % lanes) < n / 2) slots[threadIdx.x] += slots[threadIdx.x + (n + 1) / 2];
+    if ((int)(threadIdx.x % lanes) < n / 2)
+      slots[threadIdx.x] = op(slots[threadIdx.x], slots[threadIdx.x + (n + 1) / 2]);
     __syncthreads();
   }
   return slots[threadIdx.x];
@@ -289,21 +294,27 @@ static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
   if (lanes <= 32) {
     unsigned int left = blockDim.x - (threadIdx.x & ~31u);  // threads of this warp
     unsigned int mask = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
-    for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+    for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_down_sync(mask, v, w, lanes));
     return v;
   }
-  // Several warps a group (whole warps): each warp's sum by shuffles, then the group's first
-  // thread adds its warps' sums; every thread of the block calls it, and the slots are free again
-  // when it returns.
-  for (int w = 16; w > 0; w /= 2) v += __shfl_down_sync(0xffffffffu, v, w);
+  // Several warps a group (whole warps): each warp's result by shuffles, then the group's first
+  // thread combines its warps' results; every thread of the block calls it, and the slots are
+  // free again when it returns.
+  for (int w = 16; w > 0; w /= 2) v = op(v, __shfl_down_sync(0xffffffffu, v, w));
   if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
   __syncthreads();
   if ((int)threadIdx.x % lanes == 0)
-    for (int w = 1; w < lanes / 32; w++) v += slots[threadIdx.x / 32 + w];
+    for (int w = 1; w < lanes / 32; w++) v = op(v, slots[threadIdx.x / 32 + w]);
   __syncthreads();
   return v;
 #endif
 }
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add()); }
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_max(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_greater()); }
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_less()); }
 // clang-format on
 )";
 
@@ -388,7 +399,7 @@ bool usesLaneHelpers(const ir::Kernel &k) {
   bool found = false;
   ir::visitStmt(k.body, nullptr, [&](const ir::Expr &e) {
     ir::visitExpr(e, [&](const ir::Expr &n) {
-      found |= n->kind == ir::ExprKind::Call && n->name == "rtcuda_lane_sum";
+      found |= n->kind == ir::ExprKind::Call && n->name.rfind("rtcuda_lane_", 0) == 0;
     });
   });
   return found;

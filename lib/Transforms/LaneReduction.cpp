@@ -26,7 +26,11 @@
 // iterations, which the lanes split once they all hold the sums (LaneReductionEpilogue.cpp:
 // gramschmidt's column update). The sum is regrouped (LANES partial sums), as any
 // parallel reduction is; rtcuda verify checks it within its floating-point tolerance.
+// Maxima and minima too (`m = fmaxf(m, v)`, fmax, max, and the min forms): every lane starts
+// from the initial value (taking it twice changes no maximum) and the lanes combine with max or
+// min, which for floating point ignores NaN as fmaxf does, so the result is the sequential one.
 #include "LaneReduction.h"
+#include "rtcuda/Analysis/Reductions.h"
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -60,13 +64,35 @@ bool setsOnlyLocals(const std::vector<Stmt> &stmts, const std::vector<std::strin
   return ok;
 }
 
-// The loop's body adds into the accumulators `accs` only (`acc += v`, v reading none of them);
-// every other effect stays inside one iteration.
-bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> &accs) {
+// "max" or "min" where every update of `name` in `loop` is `name = f(name, v)` or `name = f(v,
+// name)` with f fmaxf, fmax or max (fminf, fmin, min) and nothing else reads it; else nullopt.
+// Only the calls: `if (v > m) m = v` keeps a NaN that fmaxf would drop, so lanes combining with
+// max could differ from the loop.
+std::optional<std::string> extremumOf(const Stmt &loop, const std::string &name) {
+  ScalarUse use = classifyScalar(loop->body, name);
+  if (!use.op || (*use.op != "max" && *use.op != "min")) return std::nullopt;
+  bool calls = true;
+  visitStmt(loop->body, [&](const Stmt &n) {
+    if (n->kind == StmtKind::If && mentions(n->cond, name)) calls = false;
+    if (n->kind == StmtKind::Assign && n->name == name)
+      calls &= n->op == "=" && n->value->kind == ExprKind::Call;
+  });
+  return calls ? use.op : std::nullopt;
+}
+
+// The loop's body adds into the accumulators `accs` only (`acc += v`, v reading none of them),
+// or takes their maxima or minima (`ops`: "+", "max", "min"); every other effect stays inside
+// one iteration.
+bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> &accs,
+              const std::vector<std::string> &ops) {
   bool ok = true;
   int updates = 0, stores = 0;
   std::vector<std::string> local;
-  auto isAcc = [&](const std::string &n) { return std::find(accs.begin(), accs.end(), n) != accs.end(); };
+  auto opOf = [&](const std::string &n) {
+    auto at = std::find(accs.begin(), accs.end(), n);
+    return at == accs.end() ? std::string() : ops[at - accs.begin()];
+  };
+  auto isAcc = [&](const std::string &n) { return !opOf(n).empty(); };
   visitStmt(loop->body, [&](const Stmt &s) {
     if (s->kind == StmtKind::Decl) local.push_back(s->name);
     if (s->kind == StmtKind::Break || s->kind == StmtKind::Barrier || s->kind == StmtKind::While)
@@ -75,7 +101,7 @@ bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> 
         std::find(local.begin(), local.end(), s->name) == local.end())
       ++stores;
     if (s->kind == StmtKind::Assign && isAcc(s->name)) {
-      ok &= s->op == "+=" || s->op == "-=";
+      ok &= opOf(s->name) == "+" ? s->op == "+=" || s->op == "-=" : s->op == "=";
       ++updates;
     } else if (s->kind == StmtKind::Assign &&
                std::find(local.begin(), local.end(), s->name) == local.end()) {
@@ -87,10 +113,11 @@ bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> 
         ok = false;
     });
   });
-  // Reads of the accumulators other than their own updates.
+  // Reads of the accumulators other than their own updates (a maximum's update reads it once:
+  // extremumOf found no other read).
   int reads = 0;
   visitStmt(loop->body, nullptr, [&](const Expr &e) {
-    for (const std::string &acc : accs) reads += mentions(e, acc);
+    for (size_t a = 0; a < accs.size(); ++a) reads += ops[a] == "+" && mentions(e, accs[a]);
   });
   // Stores beside the sums (symm's C[k][j] += ...) only where every iteration has its own
   // elements: the lanes then run them in any order.
@@ -98,11 +125,12 @@ bool addsInto(const Kernel &k, const Stmt &loop, const std::vector<std::string> 
   return ok && updates > 0 && reads == 0;
 }
 
-// The scalars that `loop` updates with `+=` or `-=` (the candidate accumulators): declared in
-// `before`, or declared before the thread's index (`outer`) and set by `before` with `=` (ludcmp's
-// `w = A[i][j]`: lanes other than 0 must not keep the value they had before).
+// The scalars that `loop` updates with `+=` or `-=`, or whose maxima or minima it takes (the
+// candidate accumulators, their operators in `ops`): declared in `before`, or declared before
+// the thread's index (`outer`) and set by `before` with `=` (ludcmp's `w = A[i][j]`: lanes other
+// than 0 must not keep the value they had before).
 std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &before,
-                                   const std::vector<std::string> &outer) {
+                                   const std::vector<std::string> &outer, std::vector<std::string> &ops) {
   std::vector<std::string> names;
   for (const Stmt &s : before)
     if (s->kind == StmtKind::Decl && !s->arraySize && !s->shared) names.push_back(s->name);
@@ -118,7 +146,11 @@ std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &be
     visitStmt(loop->body, [&](const Stmt &n) {
       updated |= n->kind == StmtKind::Assign && n->name == name && (n->op == "+=" || n->op == "-=");
     });
-    if (updated && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+    std::optional<std::string> extremum = updated ? std::nullopt : extremumOf(loop, name);
+    if ((updated || extremum) && std::find(out.begin(), out.end(), name) == out.end()) {
+      out.push_back(name);
+      ops.push_back(updated ? "+" : *extremum);
+    }
   }
   return out;
 }
@@ -210,8 +242,8 @@ std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
       if (!readAfter) outer.push_back(top[s]->name);
     }
   if (!setsOnlyLocals(before, outer)) return std::nullopt;
-  ll.accs = updatedBy(body[l], before, outer);
-  if (ll.accs.empty() || !addsInto(k, body[l], ll.accs)) return std::nullopt;
+  ll.accs = updatedBy(body[l], before, outer, ll.ops);
+  if (ll.accs.empty() || !addsInto(k, body[l], ll.accs, ll.ops)) return std::nullopt;
   // The lanes run the loop's stores beside the statements before it, without a barrier: those
   // read none of the arrays it stores.
   std::vector<std::string> stored;
@@ -259,7 +291,10 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const Stmt &index = top[d], &guard = top[d + 1];
   const std::vector<Stmt> &body = found->body;
   const size_t l = found->loop;
-  const std::vector<std::string> &accs = found->accs;
+  const std::vector<std::string> &accs = found->accs, &ops = found->ops;
+  auto opOf = [&](const std::string &acc) { return ops[std::find(accs.begin(), accs.end(), acc) - accs.begin()]; };
+  const bool sums = std::all_of(ops.begin(), ops.end(), [](const std::string &o) { return o == "+"; });
+  const std::string partialWord = sums ? "partial sums" : "partial results";
   const std::string accNames = [&] {
     std::string n;
     for (const std::string &a : accs) n += (n.empty() ? "'" : ", '") + a + "'";
@@ -296,16 +331,16 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
       if (isAcc) accTypes[a - accs.begin()] = st->type;
       declared.push_back(withLoc(decl(st->name, st->type), st->loc));
       // Lane 0 starts from the initial value, the other lanes from zero: the lanes' partial
-      // sums then add up to exactly what the loop added to it.
+      // sums then add up to exactly what the loop added to it. A maximum: every lane from it.
       Expr init = st->value;
       int64_t c = 1;
-      if (init && isAcc && !(isConst(init, &c) && c == 0) &&
+      if (init && isAcc && opOf(st->name) == "+" && !(isConst(init, &c) && c == 0) &&
           !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
         init = select(binary("==", var(lane), intImm(0)), init,
                       st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
       if (init) guardedBefore.push_back(withLoc(assign(st->name, "=", init), st->loc));
     } else if (st->kind == StmtKind::Assign &&
-               std::find(accs.begin(), accs.end(), st->name) != accs.end()) {
+               std::find(accs.begin(), accs.end(), st->name) != accs.end() && opOf(st->name) == "+") {
       // Any other setting of a sum before the loop: lane 0's as written, the others' zero.
       const Type &t = accTypes[std::find(accs.begin(), accs.end(), st->name) - accs.begin()];
       Expr value = st->op == "=" ? st->value
@@ -340,10 +375,15 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   auto slotOf = [&](size_t a, Expr at) { return load(partials[a], {at}, accTypes[a]); };
   auto zeroOf = [&](const Type &t) { return t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)); };
   std::vector<Stmt> storeSlots, takeSlots, tree, combine;
+  // acc op= v: `+=`, or `acc = max(acc, v)` (fmaxf's NaN rule for floating point).
+  auto combineInto = [&](size_t a, Expr to, Expr v) -> std::pair<std::string, Expr> {
+    if (ops[a] == "+") return {"+=", v};
+    return {"=", call(ops[a], {to, v}, accTypes[a])};
+  };
   for (size_t a = 0; a < accs.size(); ++a) {
     storeSlots.push_back(store(partials[a], {tid}, "=", var(accs[a], accTypes[a])));
-    tree.push_back(store(partials[a], {tid}, "+=",
-                         slotOf(a, add(tid, div(add(var(w), intImm(1)), intImm(2))))));
+    auto [op, v] = combineInto(a, slotOf(a, tid), slotOf(a, add(tid, div(add(var(w), intImm(1)), intImm(2)))));
+    tree.push_back(store(partials[a], {tid}, op, v));
   }
 
   // Rows: the thread's row and lane, BLOCKSIZE / LANES rows per block. Columns: 32 columns per
@@ -386,13 +426,13 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   if (shuffles) {
     // Rows: a row's LANES threads are neighbours in one warp (LANES divides 32); every thread
     // of the block reaches the sum, the threads past the end with zero.
-    out.push_back(comment("combine the lanes' partial sums of " + plainNames + " (warp shuffles)"));
+    out.push_back(comment("combine the lanes' " + partialWord + " of " + plainNames + " (warp shuffles)"));
     std::vector<Stmt> zeros;
     for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(accTypes[a])));
     out.push_back(ifThen(unary("!", guardCond), block(zeros)));
     for (size_t a = 0; a < accs.size(); ++a)
-      out.push_back(assign(accs[a], "=", call("rtcuda_lane_sum", {var(accs[a], accTypes[a]), lanes,
-                                                                  var(partials[a])}, accTypes[a])));
+      out.push_back(assign(accs[a], "=", call(ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ops[a],
+                                              {var(accs[a], accTypes[a]), lanes, var(partials[a])}, accTypes[a])));
     if (shared) {
       // Lane 0 holds the sums: it shares them through its slots.
       out.push_back(ifThen(land(guardCond, lane0), block(storeSlots)));
@@ -401,7 +441,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
         takeSlots.push_back(assign(accs[a], "=", slotOf(a, firstSlot)));
     }
   } else {
-    out.push_back(comment("combine the lanes' partial sums of " + plainNames));
+    out.push_back(comment("combine the lanes' " + partialWord + " of " + plainNames));
     out.push_back(ifThen(guardCond, block(storeSlots)));
     out.push_back(barrier());
     for (size_t a = 0; a < accs.size(); ++a)
@@ -412,8 +452,10 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     // with a shared epilogue it puts the sums back into its slots for the other warps.
     std::string o = freshName(k, "other");
     std::vector<Stmt> adds;
-    for (size_t a = 0; a < accs.size(); ++a)
-      adds.push_back(assign(accs[a], "+=", slotOf(a, add(tid, mul(var(o), warp)))));
+    for (size_t a = 0; a < accs.size(); ++a) {
+      auto [op, v] = combineInto(a, var(accs[a], accTypes[a]), slotOf(a, add(tid, mul(var(o), warp))));
+      adds.push_back(assign(accs[a], op, v));
+    }
     combine.push_back(withLoc(forLoop(o, kInt, intImm(1), lanes, intImm(1), block(adds)), loop->loc));
     if (shared) combine.insert(combine.end(), storeSlots.begin(), storeSlots.end());
   } else if (!shuffles) {
@@ -448,7 +490,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   if (columns) {
     result.remarks.push_back("lanes: the " + k.macro("BLOCKSIZE") + " / 32 warps of a block " +
                              "share 32 neighbouring iterations of '" + index->name + "', splitting " +
-                             "loop '" + loop->name + "' and adding their partial sums of " + accNames +
+                             "loop '" + loop->name + "' and combining their " + partialWord + " of " + accNames +
                              " in shared memory" + (shared ? "; the warps split loop '" + shared->name + "' after it" : ""));
     return result;
   }
@@ -463,8 +505,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
                            (tripOfParams ? "(with " + k.macro("ROW_BLOCK") + " 1 the block's, where '" +
                                                loop->name + "' has at least 16 iterations a thread) " : "") +
                            "share each iteration of '" +
-                           index->name + "', splitting loop '" + loop->name + "' and adding "
-                           "their partial sums of " + accNames + " " +
+                           index->name + "', splitting loop '" + loop->name + "' and " +
+                           (sums ? "adding" : "combining") + " their " + partialWord + " of " + accNames + " " +
                            (shuffles ? "by warp shuffles" : "in shared memory") +
                            (shared ? "; the lanes split loop '" + shared->name + "' after it" : ""));
   return result;

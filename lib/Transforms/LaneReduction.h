@@ -21,6 +21,7 @@ struct LaneLoop {
   size_t loop = 0;             // the reduction loop among them (step 1)
   std::string acc;             // the first of accs
   std::vector<std::string> accs;  // the thread's scalars it only adds into, declared before it
+  std::vector<std::string> ops;   // each one's operator: "+", or "max" / "min" (fmaxf, max, ...)
   LaneMapping mapping = LaneMapping::None;  // chosen from the loop's loads
   bool stores = false;         // the loop also stores into arrays (independent iterations)
 };

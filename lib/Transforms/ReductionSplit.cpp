@@ -118,7 +118,9 @@ constexpr int64_t kSlots = 32 * 4096;
 Kernel reductionSplit(const Kernel &k, const PassContext &) {
   if (k.grid.size() != 1 || !equal(k.grid[0].perBlock, var(k.macro("BLOCKSIZE")))) return k;
   std::optional<LaneLoop> found = findLaneLoop(k);
-  if (!found || found->mapping != LaneMapping::Columns || found->accs.size() != 1 || found->stores)
+  // Sums only: the chunks add their partial sums atomically.
+  if (!found || found->mapping != LaneMapping::Columns || found->accs.size() != 1 || found->stores ||
+      found->ops.front() != "+")
     return k;
   const std::vector<Stmt> &top = k.body->stmts;
   const size_t d = found->index;

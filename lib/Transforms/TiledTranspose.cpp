@@ -27,7 +27,8 @@
 // too, in place, since the loops are parallel). The value is computed where the reads are
 // coalesced. A triangular nest, which BoundingBox runs over its bounding box with the original
 // bounds as a guard around the store, keeps that guard in both steps: a tile on the diagonal
-// moves its half, a tile outside the triangle nothing.
+// moves its half. Where the guard makes a triangle of tiles (tileTriangleSign), the grid is
+// one-dimensional and runs over those tiles only (triangleTiles), neighbours along x first.
 //
 // Batched: a third parallel loop of step 1 around them whose variable b is the first subscript
 // of the store and of those loads (B[b][y][x] = f(A[b][x][y])) gives each batch its own tiles:
@@ -81,6 +82,97 @@ bool readsTransposed(const Expr &value, const std::string &b, const std::string 
   return ok && any;
 }
 
+// Tile (tx, ty) holds iterations of a triangle, sign * (tx - ty) >= 0, read off one conjunct
+// of the guard, `D >= 0` with D = a * x - a * y + c (a = 1 or -1, c a constant) and the two
+// loops' lower bounds a constant apart: x = xmin + 32 tx + rx, y = ymin + 32 ty + ry, and the
+// largest D in the tile, at rx - ry = 31 a, is 32 a (tx - ty) + K + 31 (K = c + a (xmin - ymin)).
+// Only where that makes exactly the tiles with a (tx - ty) >= 0 (the diagonal's own included);
+// other guards keep the rectangle of tiles, which is still right, only slower.
+int tileTriangleSign(const Expr &guard, const std::string &x, const std::string &y,
+                     const Stmt &xLoop, const Stmt &yLoop) {
+  std::vector<Expr> conjuncts{guard};
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    const Expr c = conjuncts[i];
+    if (c->kind != ExprKind::Binary) continue;
+    if (c->name == "&&") {
+      conjuncts.insert(conjuncts.end(), c->operands.begin(), c->operands.end());
+      continue;
+    }
+    const Expr &l = c->operands[0], &r = c->operands[1];
+    Expr d;  // the conjunct as D >= 0 over integers
+    if (c->name == "<") d = sub(sub(r, l), intImm(1));
+    else if (c->name == "<=") d = sub(r, l);
+    else if (c->name == ">") d = sub(sub(l, r), intImm(1));
+    else if (c->name == ">=") d = sub(l, r);
+    else continue;
+    if (!l->type.isInteger() || !r->type.isInteger() || !mentions(d, x) || !mentions(d, y)) continue;
+    int64_t a = 0, b = 0, k = 0, delta = 0;
+    if (!constantDifference(substitute(d, {{x, add(var(x, xLoop->type), intImm(1))}}), d, &a) ||
+        !constantDifference(substitute(d, {{y, add(var(y, yLoop->type), intImm(1))}}), d, &b) ||
+        (a != 1 && a != -1) || b != -a ||
+        !constantDifference(d, mul(intImm(a), sub(var(x, xLoop->type), var(y, yLoop->type))), &k) ||
+        !constantDifference(xLoop->min, yLoop->min, &delta))
+      continue;
+    k += a * delta;
+    // a (tx - ty) >= ceil((-31 - K) / 32), which is 0 for K in [-31, 0].
+    if (k >= -31 && k <= 0) return static_cast<int>(a);
+  }
+  return 0;
+}
+
+// The tiles (p, q) with q <= p < pTiles and q < qTiles, numbered by `walked` so that
+// consecutive numbers are neighbours along x, the tile index the written array is contiguous in
+// (as the rectangle's blockIdx.x is; a grid along y ran at 0.77-0.83x sgeam, docs/passes). With
+// p along x, a row of tiles is one q, p from q to pTiles - 1, for q < rows = min(pTiles,
+// qTiles): lengths pTiles - q. With q along x, a row is one p, q below min(p + 1, qTiles): the
+// first rows = min(pTiles, qTiles) of lengths 1, 2, ..., then whole rows of qTiles. Rows whose
+// lengths go up or down by one are folded two by two (rows f and rows - 1 - f make one of a
+// constant length), so no division needs a square root. Declares the counts at the top of
+// `body`, p and q at the top of `step`; returns the count over the parameters (the grid's) and
+// sets `local` to the same count declared in `body`.
+Expr triangleTiles(const Kernel &k, const std::string &walked, const std::string &p,
+                   const std::string &q, const Expr &pTiles, const Expr &qTiles, bool pAlongX,
+                   std::vector<Stmt> &body, std::vector<Stmt> &step, Expr &local) {
+  int64_t apart = 0;  // pTiles - qTiles, where it is a constant
+  Expr rows = !constantDifference(pTiles, qTiles, &apart) ? simplify(select(lt(qTiles, pTiles), qTiles, pTiles))
+              : apart > 0                                  ? qTiles
+                                                           : pTiles;
+  // The folded rows' first length and its step, the length of two folded rows, their tiles.
+  Expr first = pAlongX ? pTiles : intImm(1);
+  auto pairOf = [&](Expr r) {
+    return simplify(pAlongX ? add(sub(mul(intImm(2), pTiles), r), intImm(1)) : add(r, intImm(1)));
+  };
+  auto foldedCount = [&](Expr r) { return div(mul(r, pairOf(r)), intImm(2)); };
+  Expr all = simplify(pAlongX ? foldedCount(rows) : add(foldedCount(rows), mul(sub(pTiles, rows), qTiles)));
+  const std::string rowsName = freshName(k, "folded_rows"), foldedName = freshName(k, "folded_tiles"),
+                    allName = freshName(k, "triangle_tiles"), f = freshName(k, "fold"),
+                    at = freshName(k, "at");
+  body.push_back(comment("the tiles that meet the triangle, " + q + " <= " + p + ", rows of them along '" +
+                         (pAlongX ? p : q) + "': the first " + rowsName + " folded two by two" +
+                         (pAlongX ? "" : ", then whole rows")));
+  body.push_back(decl(rowsName, kInt, rows));
+  Expr r = var(rowsName), pair = pairOf(r);
+  body.push_back(decl(foldedName, kInt, simplify(foldedCount(r))));
+  if (!pAlongX)
+    body.push_back(decl(allName, kInt, simplify(add(var(foldedName), mul(sub(pTiles, r), qTiles)))));
+  // Fold f: its first row f (length first +- f), then row rows - 1 - f.
+  Expr length = pAlongX ? sub(first, var(f)) : add(first, var(f));
+  Expr front = lt(var(at), length);
+  Expr row = select(front, var(f), sub(sub(r, intImm(1)), var(f)));
+  Expr col = select(front, var(at), sub(var(at), length));
+  step.insert(step.begin(), {decl(f, kInt, div(var(walked), pair)), decl(at, kInt, binary("%", var(walked), pair))});
+  if (pAlongX) {  // row q, p = q + col
+    step.insert(step.begin() + 2, {decl(q, kInt, row), decl(p, kInt, add(var(q), col))});
+    local = var(foldedName);
+  } else {  // row p, col q; past the folded rows, whole rows
+    Expr inFold = lt(var(walked), var(foldedName)), rest = sub(var(walked), var(foldedName));
+    step.insert(step.begin() + 2, {decl(p, kInt, select(inFold, row, add(r, div(rest, qTiles)))),
+                                   decl(q, kInt, select(inFold, col, binary("%", rest, qTiles)))});
+    local = var(allName);
+  }
+  return all;
+}
+
 }  // namespace
 
 Kernel tiledTranspose(const Kernel &k, const PassContext &) {
@@ -123,7 +215,12 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   Expr col = binary("%", tid, tile), row0 = binary("/", tid, tile);
   std::string tileName = freshName(k, "tile"), r = freshName(k, "r"), r0 = freshName(k, "r0");
   std::string ty = freshName(k, y + "_tile");
-  Expr xBase = simplify(add(xLoop->min, mul(cast(kInt, gpuBuiltin("blockIdx.x")), tile)));
+  // A triangular guard: the grid runs over the tiles of the triangle only (below), tile
+  // (x_tile, y_tile) named by the walked index; otherwise blockIdx.x is the x tile.
+  const int sign = guard && !batch ? tileTriangleSign(guard, x, y, xLoop, yLoop) : 0;
+  std::string tx = freshName(k, x + "_tile");
+  Expr xTile = sign ? var(tx) : cast(kInt, gpuBuiltin("blockIdx.x"));
+  Expr xBase = simplify(add(xLoop->min, mul(xTile, tile)));
   Expr yBase = simplify(add(yLoop->min, mul(var(ty), tile)));
   Expr inRange = land(lt(var(x, xLoop->type), xLoop->end), lt(var(y, yLoop->type), yLoop->end));
   if (guard) inRange = land(inRange, guard);
@@ -166,19 +263,32 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
                                        batch->loc),
                                decl(ty, kInt, binary("%", var(walked), yTiles))});
   }
-  body.push_back(withLoc(forLoop(walked, kInt, cast(kInt, gpuBuiltin("blockIdx.y")), rows,
-                                 cast(kInt, gpuBuiltin("gridDim.y")), block(step), LoopKind::Block),
-                         outer->loc));
-
   Kernel out = k;
+  if (sign) {
+    Expr xTiles = simplify(div(add(tripCount(xLoop), intImm(kTile - 1)), tile));
+    walked = freshName(k, "t");
+    Expr count;
+    Expr tiles = sign > 0 ? triangleTiles(k, walked, tx, ty, xTiles, yTiles, true, body, step, count)
+                          : triangleTiles(k, walked, ty, tx, yTiles, xTiles, false, body, step, count);
+    body.push_back(withLoc(forLoop(walked, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), count,
+                                   cast(kInt, gpuBuiltin("gridDim.x")), block(step), LoopKind::Block),
+                           outer->loc));
+    out.grid = {LaunchDim{tiles, intImm(1), 2147483647}};
+  } else {
+    body.push_back(withLoc(forLoop(walked, kInt, cast(kInt, gpuBuiltin("blockIdx.y")), rows,
+                                   cast(kInt, gpuBuiltin("gridDim.y")), block(step), LoopKind::Block),
+                           outer->loc));
+    out.grid = {LaunchDim{simplify(tripCount(xLoop)), tile, 2147483647},
+                LaunchDim{batch ? simplify(mul(rows, tile)) : simplify(tripCount(yLoop)), tile, 65535}};
+  }
   out.body = withLoc(block(body), k.body->loc);
-  out.grid = {LaunchDim{simplify(tripCount(xLoop)), tile, 2147483647},
-              LaunchDim{batch ? simplify(mul(rows, tile)) : simplify(tripCount(yLoop)), tile, 65535}};
   out.blockThreads = blockSize;
   // 512 threads (2 elements of the tile each): 0.97-1.00x cublasSgeam on an H100 at the four
   // shapes of bench/kinds.txt, against 0.90-0.93x at 256 and 0.83x at 128, 0.69x at 1024
-  // (bench/results/h100-2026-11-24-s7-final-kinds). Only where the config sets no default.
-  out.preferredBlockSize = 512;
+  // (bench/results/h100-2026-11-24-s7-final-kinds). The triangle's tiles at 256 (4 elements
+  // each): 0.88-0.94x sgeam of as many elements, against 0.75-0.83x at 512
+  // (bench/results/h100-2026-11-25-s17-tri-2). Only where the config sets no default.
+  out.preferredBlockSize = sign ? 256 : 512;
   out.passes.push_back("TiledTranspose");
   std::string at = batch ? "[" + b + "][" + y + "][" + x + "]" : "[" + y + "][" + x + "]";
   out.remarks.push_back("transpose: '" + st->name + at + "' is written from reads along '" + y +

@@ -2,8 +2,8 @@
 // each summing every LANES-th product; warp shuffles add the partial sums of a row
 // (rtcuda_lane_sum: every thread of the block calls it, the threads past the end with zero), and
 // lane 0 runs the statement after the loop. In the CPU emulation the helper adds the same pairs
-// through shared memory, which verify runs at odd and prime sizes. A loop that is not a sum (a
-// running maximum) keeps one thread per row.
+// through shared memory, which verify runs at odd and prime sizes. Maxima and minima:
+// extrema.c.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LaneReduction | FileCheck %s
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/gemv_params.h
@@ -28,22 +28,19 @@
 // CHECK-NEXT:   y[i] = alpha * sum + beta * y[i];
 // CHECK-NOT:  __syncthreads
 //
-// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op) {
 // CUDA-NEXT: #ifdef RTCUDA_EMU
-// CUDA:        if ((int)(threadIdx.x % lanes) < n / 2) slots[threadIdx.x] += slots[threadIdx.x + (n + 1) / 2];
+// CUDA:          slots[threadIdx.x] = op(slots[threadIdx.x], slots[threadIdx.x + (n + 1) / 2]);
 // CUDA:      #else
-// CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v += __shfl_down_sync(mask, v, w, lanes);
+// CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_down_sync(mask, v, w, lanes));
 // CUDA:        if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
-// CUDA:          for (int w = 1; w < lanes / 32; w++) v += slots[threadIdx.x / 32 + w];
-//
-// CHECK-LABEL: IR after LaneReduction (kernel rowmax)
-// CHECK-NOT:  lane
-// CHECK:      best = fmaxf(best, A[i * m + k]);
+// CUDA:          for (int w = 1; w < lanes / 32; w++) v = op(v, slots[threadIdx.x / 32 + w]);
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add()); }
 //
 // PARAMS: // LANES: search space 1, 2, 4, 8, 16, 32
 // PARAMS: #define GEMV_LANES 32
 //
-// VERIFY: verified 2 kernel(s) at 24 parameter point(s) and 4 size(s): 0 mismatch(es)
+// VERIFY: verified 1 kernel(s) at 12 parameter point(s) and 4 size(s): 0 mismatch(es)
 
 //--- kernel.c
 #include <math.h>
@@ -55,16 +52,7 @@ void gemv(int n, int m, float y[n], const float A[n][m], const float x[m], float
     y[i] = alpha * sum + beta * y[i];
   }
 }
-void rowmax(int n, int m, float y[n], const float A[n][m]) {
-  for (int i = 0; i < n; i++) {
-    float best = A[i][0];
-    for (int k = 1; k < m; k++)
-      best = fmaxf(best, A[i][k]);
-    y[i] = best;
-  }
-}
 //--- config.yaml
 kernel_files: [kernel.c]
 kernels:
   - name: gemv
-  - name: rowmax

@@ -1,5 +1,6 @@
 // Two maxima. A row-wise max keeps its accumulator inside the row loop: each thread owns a
-// row, the inner loop stays serial, nothing is shared. A max across the parallel loop itself
+// row, the inner loop stays serial, nothing is shared (LaneReduction later gives the row its
+// lanes: test/lit/LaneReduction/extrema.c; hence its LANES and ROW_BLOCK points below). A max across the parallel loop itself
 // (m declared before the loop) is a max reduction: partial maxima from -INFINITY, fmaxf in
 // the block, a compare-and-swap atomic across blocks, then the C's initial value.
 // RUN: rm -rf %t && split-file %s %t
@@ -39,9 +40,9 @@
 // CUDA:      RTCUDA_ATOMIC_CAS(rtcuda_atomic_max, float, int, __float_as_int,
 // CUDA-NEXT: __int_as_float, fmaxf(current, value))
 //
-// VERIFY: kernel row_max: 32 point(s)
+// VERIFY: kernel row_max: 100 point(s)
 // VERIFY: kernel vec_max: 32 point(s)
-// VERIFY: verified 2 kernel(s) at 64 parameter point(s) and 2 size(s): 0 mismatch(es)
+// VERIFY: verified 2 kernel(s) at 132 parameter point(s) and 2 size(s): 0 mismatch(es)
 
 //--- kernel.c
 #include <math.h>
