@@ -618,3 +618,23 @@ void colmin(int rows, int cols, const float A[restrict rows][cols], float out[re
         out[j] = m;
     }
 }
+
+/* y += U x written column by column (axpy form, i <= j): the triangular interchange makes it
+   trmvu's row sums, where the bounding box would add every element atomically (session 17). */
+void trmvc(int n, const float U[restrict n][n], const float x[restrict n], float y[restrict n])
+{
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++)
+            y[i] += U[i][j] * x[j];
+}
+
+/* A 3-D permutation, [b][m][n] into [n][b][m]: the batch the middle subscript of the output
+   (session 17: TiledTranspose takes the batch in any position but the last). */
+void permute021(int batch, int rows, int cols, const float A[restrict batch][rows][cols],
+                float B[restrict cols][batch][rows])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++)
+                B[j][b][i] = A[b][i][j];
+}

@@ -275,9 +275,15 @@ const char *kLaneHelpers = R"(
 // The sum (maximum, minimum: max and min, fmaxf's rule for floating point) over each group of
 // `lanes` neighbouring threads, in the group's first thread.
 // clang-format off
-struct rtcuda_lane_add { template <class T> __device__ T operator()(T a, T b) const { return a + b; } };
-struct rtcuda_lane_greater { template <class T> __device__ T operator()(T a, T b) const { return max(a, b); } };
-struct rtcuda_lane_less { template <class T> __device__ T operator()(T a, T b) const { return min(a, b); } };
+struct rtcuda_lane_add {
+  template <class T> __device__ T operator()(T a, T b) const { return a + b; }
+};
+struct rtcuda_lane_greater {
+  template <class T> __device__ T operator()(T a, T b) const { return max(a, b); }
+};
+struct rtcuda_lane_less {
+  template <class T> __device__ T operator()(T a, T b) const { return min(a, b); }
+};
 template <class T, class Op>
 static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op) {
 #ifdef RTCUDA_EMU
@@ -310,11 +316,17 @@ static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots
 #endif
 }
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add()); }
+static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add());
+}
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_max(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_greater()); }
+static __device__ __forceinline__ T rtcuda_lane_max(T v, int lanes, T *slots) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_greater());
+}
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_less()); }
+static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_less());
+}
 // clang-format on
 )";
 

@@ -153,20 +153,32 @@ ir::SourceLoc firstLoopNamed(const ir::Kernel &source, const std::string &text) 
   return best;
 }
 
-// How many loops markParallelLoops makes parallel (asked silently); 0 when it refuses.
-size_t parallelDepth(const ir::Kernel &k, const KernelOptions &o) {
+// What markParallelLoops makes of `k` (asked silently); nullopt when it refuses.
+std::optional<ir::Kernel> markedSilently(const ir::Kernel &k, const KernelOptions &o) {
   Diagnostics quiet;
   quiet.quiet = true;
   try {
-    ir::Kernel marked = markParallelLoops(k, o, quiet);
-    size_t n = 0;
-    ir::visitStmt(marked.body, [&](const ir::Stmt &s) {
+    return markParallelLoops(k, o, quiet);
+  } catch (const CompileError &) {
+    return std::nullopt;
+  }
+}
+
+// How many loops markParallelLoops makes parallel; 0 when it refuses.
+size_t parallelDepth(const ir::Kernel &k, const KernelOptions &o) {
+  std::optional<ir::Kernel> marked = markedSilently(k, o);
+  size_t n = 0;
+  if (marked)
+    ir::visitStmt(marked->body, [&](const ir::Stmt &s) {
       n += s->kind == ir::StmtKind::For && s->loopKind == ir::LoopKind::Parallel;
     });
-    return n;
-  } catch (const CompileError &) {
-    return 0;
-  }
+  return n;
+}
+
+// Whether those parallel loops need atomic updates.
+bool needsAtomics(const ir::Kernel &k, const KernelOptions &o) {
+  std::optional<ir::Kernel> marked = markedSilently(k, o);
+  return marked && !marked->atomicArrays.empty();
 }
 
 // Interchange and Fusion, kept only when ParallelLoops then finds more parallel loops. Options
@@ -184,6 +196,20 @@ ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpO
   ir::Kernel boxed = boundingBox(fused);
   size_t before = parallelDepth(k, o), after = parallelDepth(boxed, o);
   bool keep = after > before;
+  // Where the loops chosen so far need atomics (trmv written column by column, `for j; for
+  // i <= j; y[i] += U[i][j] * x[j]`: every element of y added by every column), the
+  // triangular interchange may give an outer parallel loop without them, the inner loop its
+  // serial sum with the triangle's bounds (not boxed). Atomics are the last resort, as in
+  // ParallelLoops.
+  if (needsAtomics(keep ? boxed : k, o)) {
+    ir::Kernel triSwapped = interchangeLoops(k, true);
+    ir::Kernel triFused = fuseLoops(triSwapped);
+    size_t depth = parallelDepth(triFused, o);
+    if (triSwapped.remarks.size() > k.remarks.size() && depth > 0 && !needsAtomics(triFused, o)) {
+      swapped = triSwapped, fused = boxed = triFused;
+      keep = true, after = depth;
+    }
+  }
   auto tag = [&](const ir::Kernel &from, size_t first, size_t last, const std::string &step) {
     for (size_t i = first; i < last; ++i) {
       std::string text = from.remarks[i];

@@ -30,9 +30,10 @@
 // moves its half. Where the guard makes a triangle of tiles (tileTriangleSign), the grid is
 // one-dimensional and runs over those tiles only (triangleTiles), neighbours along x first.
 //
-// Batched: a third parallel loop of step 1 around them whose variable b is the first subscript
-// of the store and of those loads (B[b][y][x] = f(A[b][x][y])) gives each batch its own tiles:
-// the grid's y dimension walks the batches' tile rows together (t = b * ceil(Y / 32) + ty).
+// Batched: a third parallel loop of step 1 (outside, between or inside the two) whose variable
+// b is the first or second subscript of the store and of those loads (B[b][y][x] =
+// f(A[b][x][y]), B[y][b][x] = f(A[b][x][y])) gives each batch its own tiles: the grid's y
+// dimension walks the batches' tile rows together (t = b * ceil(Y / 32) + ty).
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/Pass.h"
@@ -58,12 +59,15 @@ bool parallelUnitLoop(const Stmt &s) {
          isConst(s->step, &step) && step == 1;
 }
 
-// `indices` are the batch's variable (when there is one), then `first`, then `second`.
+// `indices` end with `second`; the others are `first` and the batch's variable (when there is
+// one), in either order ([b][first][second], [first][b][second]).
 bool subscripts(const std::vector<Expr> &indices, const std::string &batch,
                 const std::string &first, const std::string &second) {
   size_t b = batch.empty() ? 0 : 1;
-  return indices.size() == b + 2 && (!b || isVar(indices[0], batch)) &&
-         isVar(indices[b], first) && isVar(indices[b + 1], second);
+  if (indices.size() != b + 2 || !isVar(indices.back(), second)) return false;
+  if (!b) return isVar(indices[0], first);
+  return (isVar(indices[0], batch) && isVar(indices[1], first)) ||
+         (isVar(indices[0], first) && isVar(indices[1], batch));
 }
 
 // Every load of `value` that depends on x or y reads [b][x][y] ([x][y] without a batch).
@@ -179,12 +183,34 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   if (!k.grid.empty() || !k.reductions.empty() || !k.atomicArrays.empty() || k.finish) return k;
   const Stmt nest = soleStatement(k);
   if (!nest || !parallelUnitLoop(nest)) return k;
-  // A batch loop: three parallel loops, the outermost the batch.
+  // A batch loop: three parallel loops; the batch is the one whose variable is neither the
+  // store's last subscript nor the reads' (below).
   Stmt batch, outer = nest, inner = only(nest->body);
   if (parallelUnitLoop(inner) && parallelUnitLoop(only(inner->body)))
     batch = nest, outer = inner, inner = only(inner->body);
   if (!parallelUnitLoop(inner)) return k;
   Stmt st = only(inner->body);
+  if (batch) {
+    // x: the store's last subscript; y: that of the first load that depends on the loops.
+    Stmt plain = st && st->kind == StmtKind::If ? only(st->body) : st;
+    std::string x, y;
+    if (plain && plain->kind == StmtKind::Store && !plain->indices.empty() &&
+        plain->indices.back()->kind == ExprKind::Var)
+      x = plain->indices.back()->name;
+    if (plain && plain->kind == StmtKind::Store)
+      visitExpr(plain->value, [&](const Expr &n) {
+        if (y.empty() && n->kind == ExprKind::Load && !n->operands.empty() &&
+            n->operands.back()->kind == ExprKind::Var)
+          for (const Stmt &l : {batch, outer, inner})
+            if (n->operands.back()->name == l->name) y = l->name;
+      });
+    std::vector<Stmt> tile;
+    for (const Stmt &l : {batch, outer, inner})
+      if (l->name == x || l->name == y) tile.push_back(l);
+      else batch = l;
+    if (tile.size() != 2) return k;
+    outer = tile[0], inner = tile[1];
+  }
   // A triangular nest runs over its bounding box with its bounds as a guard (BoundingBox): the
   // guard, which reads no array, joins the tile's range check in both steps.
   Expr guard;
@@ -194,12 +220,11 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   const size_t first = batch ? 1 : 0;
   if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != first + 2)
     return k;
-  // The write's last subscript is x, the reads' last subscript is y.
+  // The write's last subscript is x, the reads' last subscript is y (the other non-batch one).
   const std::string p = outer->name, q = inner->name;
-  if (st->indices[first]->kind != ExprKind::Var || st->indices[first + 1]->kind != ExprKind::Var)
-    return k;
-  const std::string y = st->indices[first]->name, x = st->indices[first + 1]->name;
-  if (!((x == p && y == q) || (x == q && y == p))) return k;
+  if (st->indices.back()->kind != ExprKind::Var) return k;
+  const std::string x = st->indices.back()->name, y = x == p ? q : p;
+  if (x != p && x != q) return k;
   // The stored array may be read (in place: A[y][x] = A[x][y] over a triangle): the loops are
   // parallel, so no iteration reads what another writes, and each reads before it writes.
   if (!subscripts(st->indices, b, y, x) || !readsTransposed(st->value, b, x, y)) return k;
@@ -290,7 +315,8 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   // (bench/results/h100-2026-11-25-s17-tri-2). Only where the config sets no default.
   out.preferredBlockSize = sign ? 256 : 512;
   out.passes.push_back("TiledTranspose");
-  std::string at = batch ? "[" + b + "][" + y + "][" + x + "]" : "[" + y + "][" + x + "]";
+  std::string at;
+  for (const Expr &i : st->indices) at += "[" + i->name + "]";
   out.remarks.push_back("transpose: '" + st->name + at + "' is written from reads along '" + y +
                         "' through a padded 32 x 33 tile in shared memory" +
                         (batch ? ", one set of tiles per '" + b + "'" : ""));

@@ -3,10 +3,11 @@
 # default-point lines of bench/kinds.txt, halved (kinds-A.txt, kinds-B.txt beside this file;
 # out-kA/ or out-kB/ prepared from them by bench/prepare_kinds.sh and carried). PART=acc:
 # PolyBench-ACC side by side for the benchmarks whose translation changed since session 14's
-# run (.carry-acc/ carried: acc.py translate of all 21, and ACC's CUDA folder).
+# run (.carry-acc/ carried: acc.py translate of all 21, and ACC's CUDA folder). PART=C: the
+# triangular interchange's trmvc with trmv and trmvu beside it (kinds-C.txt, out-kC/).
 set -u
 case "$PART" in
-A|B)
+A|B|C|D|E)
   rm -rf out-kinds && cp -r "out-k$PART" out-kinds
   mkdir -p "$OUT/kinds-$PART"
   timeout 570 env OUT="$OUT/kinds-$PART" bash bench/kinds_on_gpu.sh > "$OUT/kinds-$PART/run.log" 2>&1

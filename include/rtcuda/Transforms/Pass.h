@@ -74,7 +74,8 @@ ir::Kernel haloTile(const ir::Kernel &k, const PassContext &ctx);
 
 // Before ParallelLoops, on loops as written (lowerKernel keeps their result only where it
 // gives the nest more parallel loops). Each appends a remark per loop it changes or declines.
-ir::Kernel interchangeLoops(const ir::Kernel &k);  // Interchange.cpp
+// `triangular`: also loops whose inner bounds use the outer variable with slope 1.
+ir::Kernel interchangeLoops(const ir::Kernel &k, bool triangular = false);  // Interchange.cpp
 ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
 ir::Kernel boundingBox(const ir::Kernel &k);       // BoundingBox.cpp
 ir::Kernel batchCollapse(const ir::Kernel &k);     // BatchCollapse.cpp, after ParallelLoops

@@ -35,7 +35,8 @@
 // CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_down_sync(mask, v, w, lanes));
 // CUDA:        if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
 // CUDA:          for (int w = 1; w < lanes / 32; w++) v = op(v, slots[threadIdx.x / 32 + w]);
-// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) { return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add()); }
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
+// CUDA-NEXT:   return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add());
 //
 // PARAMS: // LANES: search space 1, 2, 4, 8, 16, 32
 // PARAMS: #define GEMV_LANES 32
