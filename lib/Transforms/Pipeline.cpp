@@ -153,32 +153,25 @@ ir::SourceLoc firstLoopNamed(const ir::Kernel &source, const std::string &text) 
   return best;
 }
 
-// What markParallelLoops makes of `k` (asked silently); nullopt when it refuses.
-std::optional<ir::Kernel> markedSilently(const ir::Kernel &k, const KernelOptions &o) {
+// How many loops markParallelLoops makes parallel (asked silently; 0 when it refuses), and
+// whether they need atomic updates: one dependence analysis for both.
+struct ParallelShape {
+  size_t depth = 0;
+  bool atomics = false;
+};
+ParallelShape parallelShape(const ir::Kernel &k, const KernelOptions &o) {
   Diagnostics quiet;
   quiet.quiet = true;
+  ParallelShape shape;
   try {
-    return markParallelLoops(k, o, quiet);
-  } catch (const CompileError &) {
-    return std::nullopt;
-  }
-}
-
-// How many loops markParallelLoops makes parallel; 0 when it refuses.
-size_t parallelDepth(const ir::Kernel &k, const KernelOptions &o) {
-  std::optional<ir::Kernel> marked = markedSilently(k, o);
-  size_t n = 0;
-  if (marked)
-    ir::visitStmt(marked->body, [&](const ir::Stmt &s) {
-      n += s->kind == ir::StmtKind::For && s->loopKind == ir::LoopKind::Parallel;
+    ir::Kernel marked = markParallelLoops(k, o, quiet);
+    ir::visitStmt(marked.body, [&](const ir::Stmt &s) {
+      shape.depth += s->kind == ir::StmtKind::For && s->loopKind == ir::LoopKind::Parallel;
     });
-  return n;
-}
-
-// Whether those parallel loops need atomic updates.
-bool needsAtomics(const ir::Kernel &k, const KernelOptions &o) {
-  std::optional<ir::Kernel> marked = markedSilently(k, o);
-  return marked && !marked->atomicArrays.empty();
+    shape.atomics = !marked.atomicArrays.empty();
+  } catch (const CompileError &) {
+  }
+  return shape;
 }
 
 // Interchange and Fusion, kept only when ParallelLoops then finds more parallel loops. Options
@@ -194,20 +187,22 @@ ir::Kernel reorderLoops(const ir::Kernel &k, const KernelOptions &o, const DumpO
   ir::Kernel swapped = interchangeLoops(k);
   ir::Kernel fused = fuseLoops(swapped);
   ir::Kernel boxed = boundingBox(fused);
-  size_t before = parallelDepth(k, o), after = parallelDepth(boxed, o);
+  const ParallelShape asWritten = parallelShape(k, o), reordered = parallelShape(boxed, o);
+  size_t before = asWritten.depth, after = reordered.depth;
   bool keep = after > before;
   // Where the loops chosen so far need atomics (trmv written column by column, `for j; for
   // i <= j; y[i] += U[i][j] * x[j]`: every element of y added by every column), the
   // triangular interchange may give an outer parallel loop without them, the inner loop its
   // serial sum with the triangle's bounds (not boxed). Atomics are the last resort, as in
   // ParallelLoops.
-  if (needsAtomics(keep ? boxed : k, o)) {
+  if ((keep ? reordered : asWritten).atomics) {
     ir::Kernel triSwapped = interchangeLoops(k, true);
     ir::Kernel triFused = fuseLoops(triSwapped);
-    size_t depth = parallelDepth(triFused, o);
-    if (triSwapped.remarks.size() > k.remarks.size() && depth > 0 && !needsAtomics(triFused, o)) {
+    const ParallelShape tri =
+        triSwapped.remarks.size() > k.remarks.size() ? parallelShape(triFused, o) : ParallelShape{};
+    if (tri.depth > 0 && !tri.atomics) {
       swapped = triSwapped, fused = boxed = triFused;
-      keep = true, after = depth;
+      keep = true, after = tri.depth;
     }
   }
   auto tag = [&](const ir::Kernel &from, size_t first, size_t last, const std::string &step) {

@@ -70,7 +70,8 @@ bool subscripts(const std::vector<Expr> &indices, const std::string &batch,
          (isVar(indices[0], first) && isVar(indices[1], batch));
 }
 
-// Every load of `value` that depends on x or y reads [b][x][y] ([x][y] without a batch).
+// Every load of `value` that depends on x or y reads [b][x][y] or [x][b][y] ([x][y] without a
+// batch).
 bool readsTransposed(const Expr &value, const std::string &b, const std::string &x,
                      const std::string &y) {
   bool ok = true, any = false;
@@ -190,20 +191,24 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
     batch = nest, outer = inner, inner = only(inner->body);
   if (!parallelUnitLoop(inner)) return k;
   Stmt st = only(inner->body);
+  // A triangular nest runs over its bounding box with its bounds as a guard (BoundingBox): the
+  // guard, which reads no array, joins the tile's range check in both steps.
+  Expr guard;
+  if (st && st->kind == StmtKind::If && !st->elseBody && !hasLoad(st->cond))
+    guard = st->cond, st = only(st->body);
+  const size_t first = batch ? 1 : 0;
+  if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != first + 2 ||
+      st->indices.back()->kind != ExprKind::Var)
+    return k;
   if (batch) {
     // x: the store's last subscript; y: that of the first load that depends on the loops.
-    Stmt plain = st && st->kind == StmtKind::If ? only(st->body) : st;
-    std::string x, y;
-    if (plain && plain->kind == StmtKind::Store && !plain->indices.empty() &&
-        plain->indices.back()->kind == ExprKind::Var)
-      x = plain->indices.back()->name;
-    if (plain && plain->kind == StmtKind::Store)
-      visitExpr(plain->value, [&](const Expr &n) {
-        if (y.empty() && n->kind == ExprKind::Load && !n->operands.empty() &&
-            n->operands.back()->kind == ExprKind::Var)
-          for (const Stmt &l : {batch, outer, inner})
-            if (n->operands.back()->name == l->name) y = l->name;
-      });
+    std::string x = st->indices.back()->name, y;
+    visitExpr(st->value, [&](const Expr &n) {
+      if (y.empty() && n->kind == ExprKind::Load && !n->operands.empty() &&
+          n->operands.back()->kind == ExprKind::Var)
+        for (const Stmt &l : {batch, outer, inner})
+          if (n->operands.back()->name == l->name) y = l->name;
+    });
     std::vector<Stmt> tile;
     for (const Stmt &l : {batch, outer, inner})
       if (l->name == x || l->name == y) tile.push_back(l);
@@ -211,18 +216,9 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
     if (tile.size() != 2) return k;
     outer = tile[0], inner = tile[1];
   }
-  // A triangular nest runs over its bounding box with its bounds as a guard (BoundingBox): the
-  // guard, which reads no array, joins the tile's range check in both steps.
-  Expr guard;
-  if (st && st->kind == StmtKind::If && !st->elseBody && !hasLoad(st->cond))
-    guard = st->cond, st = only(st->body);
   const std::string b = batch ? batch->name : "";
-  const size_t first = batch ? 1 : 0;
-  if (!st || st->kind != StmtKind::Store || st->op != "=" || st->indices.size() != first + 2)
-    return k;
   // The write's last subscript is x, the reads' last subscript is y (the other non-batch one).
   const std::string p = outer->name, q = inner->name;
-  if (st->indices.back()->kind != ExprKind::Var) return k;
   const std::string x = st->indices.back()->name, y = x == p ? q : p;
   if (x != p && x != q) return k;
   // The stored array may be read (in place: A[y][x] = A[x][y] over a triangle): the loops are
@@ -271,7 +267,8 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   Stmt write = pass(withLoc(decl(y, yLoop->type, add(yBase, var(r))), yLoop->loc),
                     withLoc(decl(x, xLoop->type, add(xBase, col)), xLoop->loc), Stmt(written));
 
-  Expr yTiles = simplify(div(add(tripCount(yLoop), intImm(kTile - 1)), tile));
+  auto tilesOf = [&](const Stmt &l) { return simplify(div(add(tripCount(l), intImm(kTile - 1)), tile)); };
+  Expr yTiles = tilesOf(yLoop);
   auto shared = std::make_shared<StmtNode>(*decl(tileName, elem, nullptr, intImm(kTile * kPitch)));
   shared->shared = true;
   std::vector<Stmt> body{comment("a 32 x 33 tile: read along '" + y + "', written along '" + x + "'"),
@@ -290,7 +287,7 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   }
   Kernel out = k;
   if (sign) {
-    Expr xTiles = simplify(div(add(tripCount(xLoop), intImm(kTile - 1)), tile));
+    Expr xTiles = tilesOf(xLoop);
     walked = freshName(k, "t");
     Expr count;
     Expr tiles = sign > 0 ? triangleTiles(k, walked, tx, ty, xTiles, yTiles, true, body, step, count)
