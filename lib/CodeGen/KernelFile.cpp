@@ -6,9 +6,8 @@
 #include "rtcuda/IR/Simplify.h"
 
 #include <algorithm>
-#include <regex>
-
 #include <functional>
+#include <regex>
 #include <sstream>
 
 namespace rtcuda {
@@ -399,12 +398,96 @@ static __device__ __forceinline__ void rtcuda_async_wait(int *, int pending) {
 // clang-format on
 )";
 
-bool usesAsyncHelpers(const ir::Kernel &k) {
+// HaloTile's rows copied by the bulk-copy engine (lib/Transforms/HaloTileSlide.cpp, BULK).
+const char *kBulkHelpers = R"(
+// clang-format off
+// Rows copied by the Hopper bulk-copy engine (sm_90), completing on an mbarrier in shared memory
+// (lib/Transforms/HaloTileSlide.cpp, BULK): rtcuda_bulk_engine(), whether the device has the
+// engine (1 in the CPU emulation, which copies plainly); rtcuda_bulk_init(bars, arrivals) by one
+// thread (4 barriers); rtcuda_copy_row(&bar, rtcuda_row(to, shift, from, count, first, last))
+// copies elements from .. from + count - 1 to `to` + shift, where shift places `from` at its
+// 16-byte offset: the copy runs from the 16 bytes holding `from` to the 16 bytes after the row,
+// within first .. last (the first and last elements the nest reads; elements past a 16-byte
+// boundary there by plain copies), and arrives on the barrier once; rtcuda_bulk_wait(&bar,
+// parity) until that phase of the barrier has completed. The kernel's barriers order the
+// copies in the CPU emulation.
+template <class T> struct rtcuda_row_copy { T *to; int *shift; const T *from; int count; const T *first, *last; };
+template <class T> static __device__ __forceinline__ rtcuda_row_copy<T> rtcuda_row(T &to, int &shift, const T &from, int count,
+                                                                              const T &first, const T &last) {
+  return rtcuda_row_copy<T>{&to, &shift, &from, count, &first, &last};
+}
+template <class T> rtcuda_row_copy<T> rtcuda_row(T &, int &, const T &&, int, const T &, const T &) = delete;
+static __device__ __forceinline__ int rtcuda_bulk_engine() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  return 0;
+#else
+  return 1;
+#endif
+}
+static __device__ __forceinline__ void rtcuda_bulk_init(unsigned long long *bars, int arrivals) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  for (int b = 0; b < 4; b++)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(bars + b)), "r"(arrivals) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#else
+  (void)bars; (void)arrivals;
+#endif
+}
+template <class T> static __device__ __forceinline__ void rtcuda_copy_row(unsigned long long *bar, rtcuda_row_copy<T> r) {
+  const int shift = (int)(((unsigned long long)r.from & 15ull) / sizeof(T));
+  const T *end = r.last + 1 < r.from + r.count ? r.last + 1 : r.from + r.count;
+  *r.shift = shift;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const T *from16 = r.from - shift, *end16 = (const T *)(((unsigned long long)end + 15ull) & ~15ull);
+  if (from16 < r.first) {  // the array's first row, where the array starts inside 16 bytes
+    from16 = (const T *)(((unsigned long long)r.first + 15ull) & ~15ull);
+    for (const T *t = r.from; t < end && t < from16; t++) r.to[shift + (t - r.from)] = *t;
+  }
+  if (end16 > r.last + 1) {  // the array's last row, where it ends inside 16 bytes
+    end16 = (const T *)((unsigned long long)(r.last + 1) & ~15ull);
+    for (const T *t = end16 > r.from ? end16 : r.from; t < end; t++) r.to[shift + (t - r.from)] = *t;
+  }
+  const unsigned bytes = end16 > from16 ? (unsigned)((end16 - from16) * sizeof(T)) : 0u;
+  const unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(b), "r"(bytes) : "memory");
+  if (bytes)
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"((unsigned)__cvta_generic_to_shared(r.to + (from16 - (r.from - shift)))), "l"(from16), "r"(bytes), "r"(b)
+                 : "memory");
+#else
+  (void)bar;
+  for (const T *t = r.from; t < end; t++) r.to[shift + (t - r.from)] = *t;
+#endif
+}
+static __device__ __forceinline__ void rtcuda_bulk_wait(unsigned long long *bar, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const unsigned b = (unsigned)__cvta_generic_to_shared(bar);
+  unsigned done = 0;
+  while (!done)
+    asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+                 : "=r"(done) : "r"(b), "r"(parity) : "memory");
+#else
+  (void)bar; (void)parity;
+#endif
+}
+// clang-format on
+)";
+
+// Whether a store of `k` (its body, and its finish) calls a helper whose name `named` accepts.
+bool storesWith(const ir::Kernel &k, const std::function<bool(const std::string &)> &named) {
   bool found = false;
-  ir::visitStmt(k.body, [&](const ir::Stmt &n) {
-    found |= n->kind == ir::StmtKind::Store && n->op == "rtcuda_copy_async";
-  });
+  for (const ir::Stmt &s : {k.body, k.finish})
+    ir::visitStmt(s, [&](const ir::Stmt &n) { found |= n->kind == ir::StmtKind::Store && named(n->op); });
   return found;
+}
+
+bool usesAsyncHelpers(const ir::Kernel &k) {
+  return storesWith(k, [](const std::string &op) { return op == "rtcuda_copy_async"; });
+}
+
+bool usesBulkHelpers(const ir::Kernel &k) {
+  return storesWith(k, [](const std::string &op) { return op == "rtcuda_copy_row"; });
 }
 
 bool usesLaneHelpers(const ir::Kernel &k) {
@@ -418,20 +501,11 @@ bool usesLaneHelpers(const ir::Kernel &k) {
 }
 
 bool usesVectorHelpers(const ir::Kernel &k) {
-  bool found = false;
-  ir::visitStmt(k.body, [&](const ir::Stmt &n) {
-    found |= n->kind == ir::StmtKind::Store && (n->op == "rtcuda_load4" || n->op == "rtcuda_store4");
-  });
-  return found;
+  return storesWith(k, [](const std::string &op) { return op == "rtcuda_load4" || op == "rtcuda_store4"; });
 }
 
 bool usesAtomicHelpers(const ir::Kernel &k) {
-  bool found = false;
-  for (const ir::Stmt &s : {k.body, k.finish})
-    ir::visitStmt(s, [&](const ir::Stmt &n) {
-      found |= n->kind == ir::StmtKind::Store && n->op.rfind("rtcuda_atomic_", 0) == 0;
-    });
-  return found;
+  return storesWith(k, [](const std::string &op) { return op.rfind("rtcuda_atomic_", 0) == 0; });
 }
 
 // `// text` in lines of at most 100 columns, continued lines indented.
@@ -475,6 +549,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesAsyncHelpers(lk.kernel); }))
     out << kAsyncHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return usesBulkHelpers(lk.kernel); }))
+    out << kBulkHelpers;
   for (const LoweredKernel &lk : kernels) {
     const IndexWidth width = indexWidth(lk);
     const ir::Kernel k = nameDerivedSizes(

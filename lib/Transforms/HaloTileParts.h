@@ -18,7 +18,7 @@ namespace rtcuda::halo {
 constexpr int64_t kWarp = 32, kSharedBytes = 48 * 1024, kMaxWindowWords = 96,
                   kOtherRegisters = 20, kMaxDepth = 3, kSlideMaxBlock = 512;
 // The sliding tile's row widths (WIDTH, HaloTileSlide.cpp).
-constexpr int64_t kSlideWidths[] = {32, 64, 128};
+constexpr int64_t kSlideWidths[] = {32, 64, 128, 256};
 
 // array -> (its local array, its window): the filter taps a thread keeps in registers.
 using Taps = std::map<std::string, std::pair<std::string, ReadWindow>>;
@@ -84,8 +84,6 @@ int64_t slideRegisters(const ir::Kernel &k, const ir::Stmt &body,
                        const std::vector<std::string> &vars, const Tiled &tiled, const Taps &taps,
                        int64_t items);
 int64_t slideSharedBytes(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
-// WIDTH's default at `items` rows and `blockSize` threads (fewest sectors per tile plane).
-int64_t slideWidth(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
 int64_t slideWindowWords(const ir::Kernel &k, const Tiled &tiled, int64_t items);
 // The window words a thread holds: the halo planes' window, or a linear body's plane and sums.
 int64_t slideHeldWords(const ir::Kernel &k, const ir::Stmt &body,

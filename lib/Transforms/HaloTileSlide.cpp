@@ -52,9 +52,14 @@ int64_t words(const Kernel &k, const std::string &array) {
 
 // One array's pieces: its shared slots, its copies per thread, its window.
 struct Plane : TileArray {
-  std::string j0, i0;
-  Expr rowWidth, slice, wrow, wplane;  // tile row (32 + halo), tile plane, window row and plane
+  std::string j0, i0, shift;
+  // A tile row's elements (WIDTH + halo), its pitch in the slot, the rows of a slot, a slot,
+  // and a thread's window row and plane.
+  Expr rowWidth, pitch, rows, elements, slice, wrow, wplane;
 };
+
+// Elements of 16 bytes, the bulk copies' alignment (rtcuda_copy_row in kernel.cu).
+int64_t perSixteen(const Type &t) { return std::max<int64_t>(1, 16 / t.bytes()); }
 
 }  // namespace
 
@@ -72,35 +77,15 @@ int64_t slideWindowWords(const Kernel &k, const Tiled &tiled, int64_t items) {
   return n;
 }
 
+// At 32 columns, the width a kernel falls back to where WIDTH's slots would not fit.
 int64_t slideSharedBytes(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
-  int64_t most = 0;
-  for (int64_t width : kSlideWidths) {  // the largest over the widths (any may be chosen)
-    if (blockSize % width) continue;
-    int64_t bytes = 0;
-    for (const auto &[name, w] : tiled)
-      bytes += (kMaxDepth + 1) * (blockSize * items / width + w.hi[1] - w.lo[1]) *
-               (width + w.hi[2] - w.lo[2]) * k.findParam(name)->type.bytes();
-    most = std::max(most, bytes);
+  int64_t bytes = 0;
+  for (const auto &[name, w] : tiled) {  // rows padded for the bulk copies, their shifts
+    const Type &t = k.findParam(name)->type;
+    bytes += (kMaxDepth + 1) * (blockSize * items / kWarp + w.hi[1] - w.lo[1]) *
+             ((kWarp + w.hi[2] - w.lo[2] + 2 * perSixteen(t) - 2) * t.bytes() + 4);
   }
-  return most;
-}
-
-// WIDTH's default: the width whose plane tile moves the fewest 32-byte sectors (a row of `e`
-// elements of `b` bytes that starts anywhere spans at most ceil((e - 1) * b / 32) + 1 of them;
-// a tile plane has blockSize * items / width rows of outputs plus the halo rows), the wider on a
-// tie (fewer, longer rows). Every width has blockSize * items outputs per plane.
-int64_t slideWidth(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
-  int64_t best = kWarp, bestSectors = -1;
-  for (int64_t width : kSlideWidths) {
-    if (blockSize % width || blockSize * items < width) continue;
-    int64_t sectors = 0;
-    for (const auto &[name, w] : tiled) {
-      int64_t b = k.findParam(name)->type.bytes(), e = width + w.hi[2] - w.lo[2];
-      sectors += (blockSize * items / width + w.hi[1] - w.lo[1]) * (((e - 1) * b + 31) / 32 + 1);
-    }
-    if (bestSectors < 0 || sectors <= bestSectors) best = width, bestSectors = sectors;
-  }
-  return best;
+  return bytes;
 }
 
 // Words of the window that stay live: entry x of window plane p is read at plane p, or moves
@@ -176,11 +161,32 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     top.push_back(constantDecl(slotsName, add(depth, var(groupName))));
   }
   Expr group = var(groupName), slots = var(slotsName);
-  // WIDTH columns per tile row where the block size is a multiple of it, else 32: a constant of
-  // the kernel; the launch's grid counts the tiles with its expression.
+  // BULK where the device has the bulk-copy engine (rtcuda_bulk_engine: a constant of each
+  // device's build, so a kernel holds one form of the copies), else the element copies below.
+  const std::string bulk = freshName(k, "bulk"), bars = freshName(k, "bars"),
+                    phase = freshName(k, "phase");
+  top.push_back(constantDecl(bulk, land(var(k.macro("BULK")), call("rtcuda_bulk_engine", {}, kInt))));
+  // A tile row's pitch in its slot at row width `w`: with BULK a row starts at 16 bytes, its
+  // first element up to 16 bytes further (the copies start at the 16 bytes holding it).
+  auto pitchOf = [&](const Expr &w, const ReadWindow &rw, const Type &elem) {
+    const int64_t v = perSixteen(elem);
+    Expr row = add(w, intImm(rw.hi[2] - rw.lo[2]));
+    return select(var(k.macro("BULK")), mul(div(add(row, intImm(2 * v - 2)), intImm(v)), intImm(v)), row);
+  };
+  // WIDTH columns per tile row where the block size is a multiple of it and the most slots
+  // (kMaxDepth + 1) fit in shared memory, else 32 (which always fits: slideSharedBytes); a
+  // constant of the kernel, and the launch's grid counts the tiles with its expression.
   const std::string widthName = freshName(k, "width");
-  const Expr widthOf = select(binary("==", mod(bs, var(k.macro("WIDTH"))), intImm(0)),
-                              var(k.macro("WIDTH")), intImm(kWarp));
+  Expr wanted = var(k.macro("WIDTH")), bytes = intImm(0);
+  for (const auto &[name, w] : tiled) {
+    const Type &elem = k.findParam(name)->type;
+    Expr rows = add(div(mul(bs, items), wanted), intImm(w.hi[1] - w.lo[1]));
+    bytes = add(bytes, mul(rows, add(mul(pitchOf(wanted, w, elem), intImm(elem.bytes())), intImm(4))));
+  }
+  const Expr widthOf =
+      select(land(binary("==", mod(bs, wanted), intImm(0)),
+                  binary("<=", mul(intImm(kMaxDepth + 1), bytes), intImm(kSharedBytes - 64))),
+             wanted, intImm(kWarp));
   top.push_back(constantDecl(widthName, widthOf));
   Expr width = var(widthName);
   const int64_t lo0 = tiled[0].second.lo[0], span0 = tiled[0].second.hi[0] - lo0 + 1;
@@ -194,6 +200,17 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   };
   std::vector<Expr> extents{planes, div(mul(bs, items), width), width}, tiles = tilesOf(width),
                     grid = tilesOf(widthOf);
+  // With BULK a row's columns are split evenly among its tiles (a multiple of 8, 32 bytes of
+  // floats, each): the last tile of a row is not left with a few columns; threads past a tile's
+  // columns compute nothing.
+  const std::string spanName = freshName(k, "cols_a_tile");
+  {
+    Expr row = select(lt(tiles[2], intImm(1)), intImm(1), tiles[2]);  // no division by 0
+    Expr even = div(add(simplify(tripCount(loops[2])), sub(row, intImm(1))), row);
+    top.push_back(constantDecl(
+        spanName, simplify(select(var(bulk), mul(div(add(even, intImm(7)), intImm(8)), intImm(8)), width))));
+    extents[2] = var(spanName);
+  }
   Expr allTiles = simplify(mul(mul(tiles[0], tiles[1]), tiles[2]));
   top.push_back(comment("halo tile, 2.5-D: a block walks " + k.macro("PLANES") +
                         " planes of its tile; each plane of " + std::to_string(tiled.size()) +
@@ -223,14 +240,24 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     a.j0 = freshName(k, name + "_" + vars[1] + "0");
     a.i0 = freshName(k, name + "_" + vars[2] + "0");
     a.rowWidth = simplify(add(width, intImm(w.hi[2] - w.lo[2])));
-    a.slice = simplify(mul(add(extents[1], intImm(w.hi[1] - w.lo[1])), a.rowWidth));
+    const std::string pitchName = freshName(k, name + "_pitch");
+    top.push_back(constantDecl(pitchName, simplify(pitchOf(width, w, a.elem))));
+    a.pitch = var(pitchName);
+    a.rows = simplify(add(extents[1], intImm(w.hi[1] - w.lo[1])));
+    a.elements = simplify(mul(a.rows, a.rowWidth));
+    a.slice = simplify(mul(a.rows, a.pitch));
+    a.shift = freshName(k, name + "_shift");
     a.wrow = intImm(w.hi[2] - w.lo[2] + 1);
     a.wplane = simplify(mul(add(items, intImm(w.hi[1] - w.lo[1])), a.wrow));
     auto shared = std::make_shared<StmtNode>(
         *decl(a.tile, a.elem, nullptr, simplify(mul(slots, a.slice))));
     shared->shared = true;
     top.push_back(shared);
-    top.push_back(constantDecl(a.loads, simplify(div(add(a.slice, sub(bs, intImm(1))), bs))));
+    auto shifts = std::make_shared<StmtNode>(
+        *decl(a.shift, kInt, nullptr, simplify(mul(slots, a.rows))));
+    shifts->shared = true;
+    top.push_back(shifts);
+    top.push_back(constantDecl(a.loads, simplify(div(add(a.elements, sub(bs, intImm(1))), bs))));
     perTile.push_back(decl(a.j0, loops[1]->type,
                            simplify(add(var(first[1], loops[1]->type), intImm(w.lo[1])))));
     perTile.push_back(decl(a.i0, loops[2]->type,
@@ -245,6 +272,20 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                                 LoopKind::Unrolled));
     }
     arrays.push_back(a);
+  }
+  // BULK: one mbarrier per slot expects one arrival per row of each array's plane; a thread's
+  // `phase` holds the parity it waits for next at each slot.
+  {
+    auto word = std::make_shared<StmtNode>(
+        *decl(bars, Type::of(ScalarKind::ULongLong), nullptr, intImm(kMaxDepth + 1)));
+    word->shared = true;
+    top.push_back(word);
+    Expr arrivals = arrays[0].rows;
+    for (size_t i = 1; i < arrays.size(); ++i) arrivals = add(arrivals, arrays[i].rows);
+    top.push_back(ifThen(land(var(bulk), binary("==", tid, intImm(0))),
+                         store(bars, {intImm(0)}, "rtcuda_bulk_init", simplify(arrivals))));
+    top.push_back(barrier());
+    top.push_back(decl(phase, Type::of(ScalarKind::UInt), intImm(0)));
   }
   std::string acc = freshName(k, "acc");  // a linear body's outputs of the planes in flight
   if (sums) {
@@ -266,30 +307,68 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   // copies stay the same from plane to plane (nvcc keeps them, and steps the address by a
   // plane). Only a thread's last copy can fall past the slice: the others need no guard.
   auto upTo = [](const Expr &x, const Expr &last) { return select(lt(x, last), x, last); };
-  auto copyPlane = [&](const Plane &a, const Expr &plane, const Expr &wanted, const Expr &slot) {
-    std::string r = freshName(k, "r"), e = freshName(k, "e"), jat = freshName(k, vars[1] + "_at"),
-                iat = freshName(k, vars[2] + "_at");
+  auto firstRead = [&](const Plane &a) {
+    std::vector<Expr> first;
+    for (size_t d = 0; d < 3; ++d) first.push_back(simplify(add(loops[d]->min, intImm(a.w.lo[d]))));
+    return first;
+  };
+  auto lastRead = [&](const Plane &a) {
     std::vector<Expr> last;
     for (size_t d = 0; d < 3; ++d)
       last.push_back(simplify(add(loops[d]->end, intImm(a.w.hi[d] - 1))));
+    return last;
+  };
+  // BULK: row r of the plane's tile by thread r (one copy, rtcuda_copy_row in kernel.cu: the
+  // Hopper bulk-copy engine, completing on the slot's mbarrier), from its first element rounded
+  // down to 16 bytes; the thread records in `shift` where the row's first element landed.
+  // Rows past the last one the nest reads copy that one (a slot no output reads); a row's copy
+  // stops at the last element the nest reads. Every row arrives once on the slot's barrier.
+  auto bulkPlane = [&](const Plane &a, const Expr &plane, const Expr &slot) {
+    std::string r = freshName(k, "r"), jat = freshName(k, vars[1] + "_at");
+    std::vector<Expr> last = lastRead(a);
+    Expr row = call("rtcuda_row",
+                    {load(a.tile, {simplify(add(mul(slot, a.slice), mul(var(r), a.pitch)))}, a.elem),
+                     load(a.shift, {simplify(add(mul(slot, a.rows), var(r)))}, kInt),
+                     load(a.array, {upTo(plane, last[0]), var(jat, loops[1]->type),
+                                    var(a.i0, loops[2]->type)}, a.elem),
+                     simplify(add(extents[2], intImm(a.w.hi[2] - a.w.lo[2]))),
+                     load(a.array, firstRead(a), a.elem), load(a.array, last, a.elem)},
+                    Type::of(ScalarKind::ULongLong));
+    return forLoop(r, kInt, tid, a.rows, bs,
+                   block({decl(jat, loops[1]->type,
+                               upTo(add(var(a.j0, loops[1]->type), var(r)), last[1])),
+                          store(bars, {slot}, "rtcuda_copy_row", row)}));
+  };
+  // The copies of a plane: in the form `bulk` picks, or only where it picks that form.
+  enum class Form { Either, Elements, Bulk };
+  auto copyPlane = [&](const Plane &a, const Expr &plane, const Expr &wanted, const Expr &slot,
+                       Form form) {
+    std::string r = freshName(k, "r"), e = freshName(k, "e"), jat = freshName(k, vars[1] + "_at"),
+                iat = freshName(k, vars[2] + "_at");
+    std::vector<Expr> last = lastRead(a);
     Stmt body = block(
         {decl(e, kInt, add(tid, mul(var(r), bs))),
          decl(jat, loops[1]->type, upTo(add(var(a.j0, loops[1]->type), div(var(e), a.rowWidth)), last[1])),
          decl(iat, loops[2]->type, upTo(add(var(a.i0, loops[2]->type), mod(var(e), a.rowWidth)), last[2])),
-         ifThen(binary("||", lt(var(r), simplify(sub(var(a.loads), intImm(1)))), lt(var(e), a.slice)),
-                store(a.tile, {simplify(add(mul(slot, a.slice), var(e)))}, "rtcuda_copy_async",
+         ifThen(binary("||", lt(var(r), simplify(sub(var(a.loads), intImm(1)))), lt(var(e), a.elements)),
+                store(a.tile, {simplify(add(mul(slot, a.slice),
+                                            add(var(e), mul(div(var(e), a.rowWidth), sub(a.pitch, a.rowWidth)))))},
+                      "rtcuda_copy_async",
                       load(a.array, {upTo(plane, last[0]), var(jat, loops[1]->type),
                                      var(iat, loops[2]->type)},
                            a.elem)))});
-    return ifThen(wanted, forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body,
-                                  LoopKind::Unrolled));
+    Stmt elements = forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body, LoopKind::Unrolled);
+    if (form == Form::Bulk) return ifThen(land(wanted, var(bulk)), bulkPlane(a, plane, slot));
+    if (form == Form::Elements) return ifThen(land(wanted, unary("!", var(bulk))), elements);
+    return ifThen(wanted, ifThen(var(bulk), bulkPlane(a, plane, slot), elements));
   };
   // Planes 0 .. DEPTH - 1 of the block's window first, one commit group each.
   {
     std::string d = freshName(k, "d"), at0 = freshName(k, vars[0] + "_at");
     std::vector<Stmt> first0{decl(at0, loops[0]->type,
                                   simplify(add(var(first[0], loops[0]->type), add(var(d), intImm(lo0)))))};
-    for (const Plane &a : arrays) first0.push_back(copyPlane(a, var(at0, loops[0]->type), lt(var(d), var(steps)), var(d)));
+    for (const Plane &a : arrays)
+      first0.push_back(copyPlane(a, var(at0, loops[0]->type), lt(var(d), var(steps)), var(d), Form::Either));
     first0.push_back(asyncCommit(anchor));
     perTile.push_back(forLoop(d, kInt, intImm(0), depth, intImm(1), block(first0), LoopKind::Unrolled));
   }
@@ -305,7 +384,13 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
       ifThen(binary("==", mod(var(z), group), intImm(0)),
              block({asyncWait(anchor, sub(depth, group)),
                     barrier()})),
-      decl(slot, kInt, mod(var(z), slots))};
+      decl(slot, kInt, mod(var(z), slots)),
+      // BULK: the slot's rows have landed (its barrier's phase completed).
+      ifThen(var(bulk),
+             block({store(bars, {var(slot)}, "rtcuda_bulk_wait",
+                          binary("&", binary(">>", var(phase, Type::of(ScalarKind::UInt)), var(slot)),
+                                 intImm(1))),
+                    assign(phase, "^=", binary("<<", intImm(1), var(slot)))}))};
   for (const Plane &a : arrays) {
     std::string p = freshName(k, "p"), e = freshName(k, "e");
     if (span0 > 1 && !sums)
@@ -320,10 +405,12 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     bool narrow = isConst(a.wrow, &one) && one == 1;
     Expr row = add(mul(var(grp), items), narrow ? var(e) : div(var(e), a.wrow));
     Expr column = narrow ? var(col) : add(var(col), mod(var(e), a.wrow));
+    // With BULK the row's first element lies `shift` past the row's start in the slot.
+    Expr shifted = select(var(bulk), load(a.shift, {add(mul(var(slot), a.rows), row)}, kInt), intImm(0));
     step.push_back(forLoop(
         e, kInt, intImm(0), a.wplane, intImm(1),
         store(a.win, {sums ? var(e) : add(simplify(mul(intImm(span0 - 1), a.wplane)), var(e))}, "=",
-              load(a.tile, {add(mul(var(slot), a.slice), add(mul(row, a.rowWidth), column))},
+              load(a.tile, {add(mul(var(slot), a.slice), add(add(mul(row, a.pitch), shifted), column))},
                    a.elem)),
         LoopKind::Unrolled));
   }
@@ -333,7 +420,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                       simplify(add(var(first[0], loops[0]->type), add(ahead, intImm(lo0))))));
   for (const Plane &a : arrays)
     step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
-                             mod(ahead, slots)));
+                             mod(ahead, slots), Form::Elements));
   step.push_back(asyncCommit(anchor));
   // The outputs of plane first + z - (span0 - 1), once its last halo plane has arrived.
   std::map<std::string, const Plane *> planeOf;
@@ -348,6 +435,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     Expr ok = lt(var(vars[d], loops[d]->type), loops[d]->end);
     valid = valid ? land(valid, ok) : ok;
   }
+  valid = land(valid, lt(var(col), extents[2]));  // the tile's columns (BULK: fewer than width)
   if (sums) {
     std::vector<PlanePart> parts;
     for (const Plane &a : arrays) parts.push_back({a.array, a.win, a.w, a.wrow});
@@ -378,6 +466,11 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                           forLoop(q, kInt, intImm(0), items, intImm(1), block(item),
                                   LoopKind::Unrolled)));
   }
+  // BULK: the copies of plane z + DEPTH after the outputs, when the window's registers are free
+  // (the slot was free from the step's barrier on, as for the element copies).
+  for (const Plane &a : arrays)
+    step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
+                             mod(ahead, slots), Form::Bulk));
   perTile.push_back(forLoop(z, kInt, intImm(0), var(steps), intImm(1), block(step)));
   // Pending copies (planes past the window) land before the slots serve the next tile.
   perTile.push_back(asyncWait(anchor, intImm(0)));

@@ -94,7 +94,7 @@
 // CHECK-NEXT:         int i = i_first + (grp * CONV2D_ITEMS + (r - 2));
 // CHECK-NEXT:         int j = j_first + (col * CONV2D_COLS + x);
 // CHECK-LABEL: IR after HaloTile (kernel box3d)
-// CHECK:      __shared__ float A_tile[slots * ((BOX3D_BLOCKSIZE * BOX3D_ITEMS / width + 2) * (width + 2))];
+// CHECK:      __shared__ float A_tile[slots * ((BOX3D_BLOCKSIZE * BOX3D_ITEMS / width + 2) * A_pitch)];
 // CHECK:        for (int z = 0; z < steps; z++) {
 // CHECK:                B[k][j][i] = acc[q] * (1.0f / 27.0f);
 // CHECK-LABEL: IR after HaloTile (kernel stencil2d)

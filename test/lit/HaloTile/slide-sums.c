@@ -20,7 +20,7 @@
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/conv_params.h
 // RUN: FileCheck --check-prefix=PARAMS13 %s < %t/out/star13_params.h
 // RUN: %rtcuda verify %t/out --seed 21 --sizes 1,2,17,31 --max-points 2 | FileCheck --check-prefix=VERIFY %s
-// RUN: %rtcuda verify %t/out --seed 22 --sizes 13,29 --max-points 2 --point ITEMS=4 --point DEPTH=3 | FileCheck --check-prefix=VERIFY2 %s
+// RUN: %rtcuda verify %t/out --seed 22 --sizes 13,29 --max-points 2 --point ITEMS=2 --point DEPTH=3 | FileCheck --check-prefix=VERIFY2 %s
 // RUN: %rtcuda verify %t/out --seed 23 --sizes 37 --max-points 2 --point ITEMS=1 --point DEPTH=1 --point PLANES=8 | FileCheck --check-prefix=VERIFY1 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel conv)
@@ -58,7 +58,7 @@
 // PARAMS: // BLOCKSIZE: search space 32, 64, 96, 128, 160, 192, 224, 256, ... 512
 // PARAMS: #define CONV_BLOCKSIZE 128
 // PARAMS: // ITEMS: search space 1, 2, 4
-// PARAMS: #define CONV_ITEMS 2
+// PARAMS: #define CONV_ITEMS 4
 // A window of 5 planes: two planes per barrier (HaloTileSlide.cpp, GROUP).
 // PARAMS13: // GROUP: search space 1, 2
 // PARAMS13: #define STAR13_GROUP 2
