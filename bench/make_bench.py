@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a CUDA benchmark for one kernel of an rtcuda output folder.
 
-    make_bench.py OUTDIR KERNEL --size N=8192 [--size M=...] [--flops EXPR] > bench.cu
+    make_bench.py OUTDIR KERNEL --size N=8192 [--size M=...] [--flops EXPR] [--offset K] > bench.cu
 
 The benchmark allocates the kernel's arrays on the device (sizes from manifest.json), fills
 them with random values, and times the kernel's <launch>_on_device function with CUDA events:
@@ -41,6 +41,10 @@ def main():
     ap.add_argument("--size", action="append", default=[], help="NAME=VALUE of a size parameter")
     ap.add_argument("--flops", default="0", help="C expression: floating-point operations per run")
     ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--offset", type=int, default=0,
+                    help="pass each array this many elements past its allocation's start (not "
+                         "16-byte aligned at 1: the same checksum as at 0 shows that a kernel's "
+                         "aligned paths do not depend on where an array starts)")
     args = ap.parse_args()
 
     manifest = json.load(open(f"{args.outdir}/manifest.json"))
@@ -87,7 +91,10 @@ def main():
         w(f'  std::vector<{a["type"]} *> {a["name"]}_d(sets);')
     w("  for (int s = 0; s < sets; ++s) {")
     for i, a in enumerate(arrays):
-        w(f'    RTCUDA_CHECK(cudaMalloc(&{a["name"]}_d[s], ({a["name"]}_n > 0 ? {a["name"]}_n : 1) * sizeof({a["type"]})));')
+        n = f'{a["name"]}_n' + (f" + {args.offset}" if args.offset else "")
+        w(f'    RTCUDA_CHECK(cudaMalloc(&{a["name"]}_d[s], ({n} > 0 ? {n} : 1) * sizeof({a["type"]})));')
+        if args.offset:
+            w(f'    {a["name"]}_d[s] += {args.offset};')
         w(f'    rtcuda_bench_fill<<<1024, 256>>>({a["name"]}_d[s], {a["name"]}_n, {i * 7919 + 17}u + s);')
     w("  }")
     w('  RTCUDA_CHECK(cudaGetLastError());\n  RTCUDA_CHECK(cudaDeviceSynchronize());')

@@ -1,7 +1,8 @@
 // HaloTile in three dimensions: 2.5-D blocking. A block owns a column of the output, a tile of
 // BLOCKSIZE * ITEMS / WIDTH rows of WIDTH columns in each of PLANES consecutive planes, and walks
 // it plane by plane. Each plane of the input tile (the rows and columns plus their halo) is copied from
-// global memory once, asynchronously (cp.async: rtcuda_copy_async in kernel.cu), DEPTH planes
+// global memory once, asynchronously (cp.async, an element a copy: rtcuda_copy_async in kernel.cu;
+// with BULK on sm_90 a row a copy by the bulk-copy engine: rtcuda_copy_row), DEPTH planes
 // ahead, into one of DEPTH + group shared slots; each thread keeps the planes its outputs still need
 // in registers (its window: the halo planes of the outermost loop, ITEMS + halo rows, the column
 // halo), moves them down one plane per step, and reads only the new plane's part from shared
