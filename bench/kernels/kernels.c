@@ -216,6 +216,24 @@ void box3d(int nz, int ny, int nx, const float A[restrict nz][ny][nx], float B[r
             }
 }
 
+/* 3-D diffusion with a coefficient field (session 18): fluxes through the six faces, each the
+   mean of the two cells' coefficients times the difference of their values; two arrays read
+   around each point, products of reads (no linear form). */
+void kdiff3d(int nz, int ny, int nx, const float K[restrict nz][ny][nx], const float A[restrict nz][ny][nx],
+             float B[restrict nz][ny][nx])
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++)
+                B[k][j][i] = A[k][j][i] +
+                             0.05f * ((K[k][j][i] + K[k][j][i + 1]) * (A[k][j][i + 1] - A[k][j][i]) -
+                                      (K[k][j][i] + K[k][j][i - 1]) * (A[k][j][i] - A[k][j][i - 1]) +
+                                      (K[k][j][i] + K[k][j + 1][i]) * (A[k][j + 1][i] - A[k][j][i]) -
+                                      (K[k][j][i] + K[k][j - 1][i]) * (A[k][j][i] - A[k][j - 1][i]) +
+                                      (K[k][j][i] + K[k + 1][j][i]) * (A[k + 1][j][i] - A[k][j][i]) -
+                                      (K[k][j][i] + K[k - 1][j][i]) * (A[k][j][i] - A[k - 1][j][i]));
+}
+
 /* 3-D 3x3x3 convolution with a weight array (27 taps). */
 void conv3d(int nz, int ny, int nx, const float A[restrict nz + 2][ny + 2][nx + 2], const float K[restrict 3][3][3],
             float B[restrict nz][ny][nx])

@@ -400,28 +400,37 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     out.body = withLoc(block(top), k.body->loc);
     out.grid = {LaunchDim{allTiles, intImm(1), 2147483647}};
     out.blockThreads = bs;
-    // ITEMS: 4 rows per thread where they fit, for the bulk copies (BULK, below): a tile of one
-    // row of threads and 4 rows of outputs copies few, long rows (H100, session 18,
-    // docs/passes/HaloTile.md). The element copies ran best at 2 (session 9: the 27-point box
-    // 0.71x copy bandwidth at 2 rows, 0.58x at 4). Blocks of 128 where a thread holds more than
-    // 80 registers by the estimate: a block's width is its rows' length, so a block gives it up
-    // only where 256 threads would leave 2 blocks (512 threads) an SM, 128 threads 5 or more
-    // (session 18, 128 against 256 threads, 257 x 509 x 513 and 131 x 1021 x 1031: the 27-tap
-    // filter, 87 by the estimate, 0.70x and 0.76x against 0.59x and 0.73x; the 13-point star, 76,
-    // 0.68x and 0.72x against 0.64x and 0.76x; the 5 x 3 x 3 boxes, 71 and 73, 0.71x and 0.68x
-    // against 0.79x and 0.75x at their first shapes).
-    int chosen = std::min(itemValues.back(), 4);
+    // BULK (a plane's rows by the bulk-copy engine, HaloTileSlide.cpp) by default where 4 rows
+    // per thread fit: one row of threads and 4 rows of outputs copy few, long rows (H100, session
+    // 18, docs/passes/HaloTile.md: the five 3-D filters of the kinds 1.01-1.17x faster than with
+    // the element copies' defaults). Where only 2 rows fit (the windows' registers), a tile of
+    // one row of threads would carry as many halo rows as rows: the element copies then, at 2
+    // rows and the fewest sectors per plane (the 3-D diffusion with a coefficient field: 0.80x
+    // and 0.73x copy bandwidth so, 0.70x and 0.60x with the bulk copies at 256 columns).
+    const bool bulk = std::find(itemValues.begin(), itemValues.end(), 4) != itemValues.end();
+    // ITEMS: 4 rows per thread with the bulk copies; the element copies ran best at 2 (session 9:
+    // the 27-point box 0.71x copy bandwidth at 2 rows, 0.58x at 4). Blocks of 128 where a thread
+    // holds more than 80 registers by the estimate with the bulk copies (a block's width is its
+    // rows' length: it gives it up only where 256 threads would leave 2 blocks, 512 threads, an
+    // SM, 128 threads 5 or more; session 18, 128 against 256 threads, 257 x 509 x 513 and 131 x
+    // 1021 x 1031: the 27-tap filter, 87 by the estimate, 0.70x and 0.76x against 0.59x and
+    // 0.73x; the 13-point star, 76, 0.68x and 0.72x against 0.64x and 0.76x; the 5 x 3 x 3
+    // boxes, 71 and 73, 0.71x and 0.68x against 0.79x and 0.75x at their first shapes), more
+    // than 64 with the element copies (session 9, the 27-tap filter at 2 rows: 0.67x at 128,
+    // 0.63x at 256).
+    int chosen = bulk ? 4 : std::min(itemValues.back(), 2);
     out.tuning.push_back({"ITEMS", k.macro("ITEMS"), itemValues, chosen});
     out.maxBlockSize = int(maxBlock);
-    if (slideRegisters(k, body, vars, tiled, tapsOf, chosen) > 80) out.preferredBlockSize = 128;
+    if (slideRegisters(k, body, vars, tiled, tapsOf, chosen) > (bulk ? 80 : 64))
+      out.preferredBlockSize = 128;
     // PLANES: a block's column of planes; its first (halo) planes are loaded twice.
     out.tuning.push_back({"PLANES", k.macro("PLANES"), {8, 16, 32, 64}, 32});
     // DEPTH: planes in flight (asynchronous copies) per block (the box 0.49x at 1, 0.63x at 2,
     // 0.68x at 3).
     out.tuning.push_back({"DEPTH", k.macro("DEPTH"), {1, 2, 3}, 2});
     // BULK: a plane's rows copied by the bulk-copy engine, one copy a row (sm_90), or 0: its
-    // elements by cp.async, one copy an element (HaloTileSlide.cpp).
-    out.tuning.push_back({"BULK", k.macro("BULK"), {0, 1}, 1});
+    // elements by cp.async, one copy an element (above).
+    out.tuning.push_back({"BULK", k.macro("BULK"), {0, 1}, bulk ? 1 : 0});
     // GROUP: planes per barrier (HaloTileSlide.cpp). Two where a plane of the window holds
     // fewer than 4 of an output's reads on average, so that a step's work is short next to its
     // wait and barrier (H100, session 10, same job: the 13-point star, 2.6 reads per plane,
@@ -438,13 +447,15 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     const int64_t defaultBlock = ctx.options.defaultBlockSize ? ctx.options.defaultBlockSize
                                  : out.preferredBlockSize     ? out.preferredBlockSize
                                                               : 256;
-    // With the bulk copies (the default) one row of threads: the widest width that divides the
-    // default block size, the fewest and longest rows to copy (session 18, 257 x 509 x 513 and
-    // 131 x 1021 x 1031: the box 0.77x and 0.77x copy bandwidth at 256 columns and 4 rows, 0.74x
-    // at 128 columns and 2 rows; the 13-point star 0.69x and 0.76x against 0.59x and 0.65x).
+    // With the bulk copies one row of threads: the widest width that divides the default block
+    // size, the fewest and longest rows to copy (session 18, 257 x 509 x 513 and 131 x 1021 x
+    // 1031: the box 0.77x and 0.77x copy bandwidth at 256 columns and 4 rows, 0.74x at 128
+    // columns and 2 rows; the 13-point star 0.69x and 0.76x against 0.59x and 0.65x). With the
+    // element copies the fewest sectors per tile plane.
     int64_t width = kWarp;
     for (int64_t w : kSlideWidths)
       if (defaultBlock % w == 0) width = w;
+    if (!bulk) width = slideElementWidth(k, tiled, chosen, defaultBlock);
     out.tuning.push_back({"WIDTH", k.macro("WIDTH"),
                           std::vector<int>(std::begin(kSlideWidths), std::end(kSlideWidths)),
                           int(width)});

@@ -84,6 +84,9 @@ int64_t slideRegisters(const ir::Kernel &k, const ir::Stmt &body,
                        const std::vector<std::string> &vars, const Tiled &tiled, const Taps &taps,
                        int64_t items);
 int64_t slideSharedBytes(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
+// WIDTH's default for the element copies (BULK = 0) at `items` rows and `blockSize` threads
+// (fewest sectors per tile plane).
+int64_t slideElementWidth(const ir::Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize);
 int64_t slideWindowWords(const ir::Kernel &k, const Tiled &tiled, int64_t items);
 // The window words a thread holds: the halo planes' window, or a linear body's plane and sums.
 int64_t slideHeldWords(const ir::Kernel &k, const ir::Stmt &body,

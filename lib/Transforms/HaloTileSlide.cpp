@@ -89,6 +89,25 @@ int64_t slideSharedBytes(const Kernel &k, const Tiled &tiled, int64_t items, int
   return bytes;
 }
 
+// WIDTH's default for the element copies: the width up to 128 (the widths they were measured
+// at) whose plane tile moves the fewest 32-byte sectors (a row of `e` elements of `b` bytes that
+// starts anywhere spans at most ceil((e - 1) * b / 32) + 1 of them; a tile plane has
+// blockSize * items / width rows of outputs plus the halo rows), the wider on a tie (fewer,
+// longer rows). Every width has blockSize * items outputs per plane.
+int64_t slideElementWidth(const Kernel &k, const Tiled &tiled, int64_t items, int64_t blockSize) {
+  int64_t best = kWarp, bestSectors = -1;
+  for (int64_t width : kSlideWidths) {
+    if (width > 128 || blockSize % width || blockSize * items < width) continue;
+    int64_t sectors = 0;
+    for (const auto &[name, w] : tiled) {
+      int64_t b = k.findParam(name)->type.bytes(), e = width + w.hi[2] - w.lo[2];
+      sectors += (blockSize * items / width + w.hi[1] - w.lo[1]) * (((e - 1) * b + 31) / 32 + 1);
+    }
+    if (bestSectors < 0 || sectors <= bestSectors) best = width, bestSectors = sectors;
+  }
+  return best;
+}
+
 // Words of the window that stay live: entry x of window plane p is read at plane p, or moves
 // down to plane p - 1 where it is live, so plane p holds the union of the offsets read at planes
 // 0..p. Offsets are exact where every read's subscripts are the loop variables plus constants

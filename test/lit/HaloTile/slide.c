@@ -20,9 +20,11 @@
 // Rows copied by the bulk-copy engine (session 18, BULK = 1, the default): one copy per row of a
 // plane (rtcuda_copy_row), from the 16 bytes holding its first element (its offset in the slot
 // recorded in A_shift), completing on the slot's mbarrier; a row's columns split evenly among
-// its tiles (cols_a_tile); defaults one row of threads (WIDTH = the block size) and 4 rows.
+// its tiles (cols_a_tile); defaults, where 4 rows fit, one row of threads (WIDTH = the block size)
+// and 4 rows; where fewer fit, the element copies.
 // BULK = 0 (the element copies) verified too, and rows of 300 columns at WIDTH = 128 (3 tiles a
-// row, 104 columns each for box). Planted bugs caught (session 18): the reads of the slot
+// row, 104 columns each for box), and BULK = 1 for pair too (two arrays, one barrier arrival per
+// row of each). Planted bugs caught (session 18): the reads of the slot
 // without the row's shift: verify at 7 and 33 reported 327922 mismatches in box3d, conv3d and
 // star3d; the outputs not limited to the tile's columns (`col < cols_a_tile` dropped): the run
 // at 300 columns above reported 384 mismatches.
@@ -35,6 +37,7 @@
 // RUN: FileCheck --check-prefix=REMARKS %s < %t/remarks
 // RUN: FileCheck --check-prefix=PARAMS %s < %t/out/box_params.h
 // RUN: FileCheck --check-prefix=PARAMS3 %s < %t/out/conv3_params.h
+// RUN: FileCheck --check-prefix=PARAMSP %s < %t/out/pair_params.h
 // RUN: FileCheck --check-prefix=HELPERS %s < %t/out/kernel.cu
 // RUN: %rtcuda verify %t/out --seed 5 --sizes 1,31,43 --max-points 3 | FileCheck --check-prefix=VERIFY %s
 // RUN: %rtcuda verify %t/out --seed 3 --sizes 37 --max-points 2 --point PLANES=8 --point GROUP=2 --point DEPTH=2 | FileCheck --check-prefix=VERIFY1 %s
@@ -42,6 +45,7 @@
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 30 --max-points 2 --point DEPTH=3 | FileCheck --check-prefix=VERIFY1 %s
 // RUN: %rtcuda verify %t/out --seed 6 --sizes 29,37 --max-points 12 --point WIDTH=128 | FileCheck --check-prefix=VERIFY2 %s
 // RUN: %rtcuda verify %t/out --seed 7 --sizes 30,41 --max-points 4 --point BULK=0 | FileCheck --check-prefix=VERIFY2 %s
+// RUN: %rtcuda verify %t/out --seed 10 --sizes 23,44 --max-points 4 --point BULK=1 | FileCheck --check-prefix=VERIFY2 %s
 // RUN: %rtcuda verify %t/out --seed 8 --sizes 300 --size nz=4 --size ny=6 --max-points 3 --point WIDTH=128 | FileCheck --check-prefix=VERIFY1 %s
 //
 // CHECK-LABEL: IR after HaloTile (kernel box)
@@ -165,6 +169,12 @@
 // PARAMS3: #define CONV3_BLOCKSIZE 128
 // PARAMS3: #define CONV3_ITEMS 4
 // PARAMS3: #define CONV3_WIDTH 128
+// Only 2 rows per thread fit pair's windows: the element copies by default, at the width of the
+// fewest sectors per plane (a tile of one row of threads would carry as many halo rows as rows).
+// PARAMSP: // ITEMS: search space 1, 2
+// PARAMSP: #define PAIR_ITEMS 2
+// PARAMSP: #define PAIR_BULK 0
+// PARAMSP: #define PAIR_WIDTH 64
 // HELPERS: template <class T> static __device__ __forceinline__ void rtcuda_copy_async(T *to, const T &from) {
 // HELPERS: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 // HELPERS: cp.async.ca.shared.global [%0], [%1], 4;
