@@ -452,10 +452,9 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
     // 1031: the box 0.77x and 0.77x copy bandwidth at 256 columns and 4 rows, 0.74x at 128
     // columns and 2 rows; the 13-point star 0.69x and 0.76x against 0.59x and 0.65x). With the
     // element copies the fewest sectors per tile plane.
-    int64_t width = kWarp;
+    int64_t width = bulk ? kWarp : slideElementWidth(k, tiled, chosen, defaultBlock);
     for (int64_t w : kSlideWidths)
-      if (defaultBlock % w == 0) width = w;
-    if (!bulk) width = slideElementWidth(k, tiled, chosen, defaultBlock);
+      if (bulk && defaultBlock % w == 0) width = w;
     out.tuning.push_back({"WIDTH", k.macro("WIDTH"),
                           std::vector<int>(std::begin(kSlideWidths), std::end(kSlideWidths)),
                           int(width)});

@@ -359,10 +359,8 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                                upTo(add(var(a.j0, loops[1]->type), var(r)), last[1])),
                           store(bars, {slot}, "rtcuda_copy_row", row)}));
   };
-  // The copies of a plane: in the form `bulk` picks, or only where it picks that form.
-  enum class Form { Either, Elements, Bulk };
-  auto copyPlane = [&](const Plane &a, const Expr &plane, const Expr &wanted, const Expr &slot,
-                       Form form) {
+  // The element copies of the plane (above).
+  auto elementPlane = [&](const Plane &a, const Expr &plane, const Expr &slot) {
     std::string r = freshName(k, "r"), e = freshName(k, "e"), jat = freshName(k, vars[1] + "_at"),
                 iat = freshName(k, vars[2] + "_at");
     std::vector<Expr> last = lastRead(a);
@@ -377,10 +375,7 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
                       load(a.array, {upTo(plane, last[0]), var(jat, loops[1]->type),
                                      var(iat, loops[2]->type)},
                            a.elem)))});
-    Stmt elements = forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body, LoopKind::Unrolled);
-    if (form == Form::Bulk) return ifThen(land(wanted, var(bulk)), bulkPlane(a, plane, slot));
-    if (form == Form::Elements) return ifThen(land(wanted, unary("!", var(bulk))), elements);
-    return ifThen(wanted, ifThen(var(bulk), bulkPlane(a, plane, slot), elements));
+    return forLoop(r, kInt, intImm(0), var(a.loads), intImm(1), body, LoopKind::Unrolled);
   };
   // Planes 0 .. DEPTH - 1 of the block's window first, one commit group each.
   {
@@ -388,7 +383,9 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
     std::vector<Stmt> first0{decl(at0, loops[0]->type,
                                   simplify(add(var(first[0], loops[0]->type), add(var(d), intImm(lo0)))))};
     for (const Plane &a : arrays)
-      first0.push_back(copyPlane(a, var(at0, loops[0]->type), lt(var(d), var(steps)), var(d), Form::Either));
+      first0.push_back(ifThen(lt(var(d), var(steps)),
+                              ifThen(var(bulk), bulkPlane(a, var(at0, loops[0]->type), var(d)),
+                                     elementPlane(a, var(at0, loops[0]->type), var(d)))));
     first0.push_back(asyncCommit(anchor));
     perTile.push_back(forLoop(d, kInt, intImm(0), depth, intImm(1), block(first0), LoopKind::Unrolled));
   }
@@ -439,8 +436,8 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   step.push_back(decl(next, loops[0]->type,
                       simplify(add(var(first[0], loops[0]->type), add(ahead, intImm(lo0))))));
   for (const Plane &a : arrays)
-    step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
-                             mod(ahead, slots), Form::Elements));
+    step.push_back(ifThen(land(lt(ahead, var(steps)), unary("!", var(bulk))),
+                          elementPlane(a, var(next, loops[0]->type), mod(ahead, slots))));
   step.push_back(asyncCommit(anchor));
   // The outputs of plane first + z - (span0 - 1), once its last halo plane has arrived.
   std::map<std::string, const Plane *> planeOf;
@@ -489,8 +486,8 @@ Expr slidePlanes(const Kernel &k, const std::vector<Stmt> &loops, const Tiled &t
   // BULK: the copies of plane z + DEPTH after the outputs, when the window's registers are free
   // (the slot was free from the step's barrier on, as for the element copies).
   for (const Plane &a : arrays)
-    step.push_back(copyPlane(a, var(next, loops[0]->type), lt(ahead, var(steps)),
-                             mod(ahead, slots), Form::Bulk));
+    step.push_back(ifThen(land(lt(ahead, var(steps)), var(bulk)),
+                          bulkPlane(a, var(next, loops[0]->type), mod(ahead, slots))));
   perTile.push_back(forLoop(z, kInt, intImm(0), var(steps), intImm(1), block(step)));
   // Pending copies (planes past the window) land before the slots serve the next tile.
   perTile.push_back(asyncWait(anchor, intImm(0)));
