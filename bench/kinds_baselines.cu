@@ -17,6 +17,7 @@
 //   kinds_baselines syrkt N K       cublasSsyrk: one triangle of D^T D, D row-major K x N
 //   kinds_baselines trmv N          cublasStrmv: y = L x, L a row-major lower triangle (column-major
 //                                   upper, transposed); trmvu: U x, U upper; trmvt: L^T x
+//   kinds_baselines sgemm M N K     cublasSgemm: C = A B, A row-major M x K, B K x N
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
 #include "bench_common.cuh"
@@ -122,6 +123,13 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasStrmv(h, fill, op, CUBLAS_DIAG_NON_UNIT, nn, a, nn, x, 1));
     }, 4.0 * (nn * (nn + 1) / 2 + 2 * nn), 1.0 * nn * (nn + 1));
+  } else if (kind == "sgemm") {
+    // Row-major C = A B is column-major C^T = B^T A^T: B first, with its row length as lda.
+    long long mm = n.at(0), nn = n.at(1), kk = n.at(2);
+    float *a = buffer<float>(mm * kk, 1), *b = buffer<float>(kk * nn, 2), *c = buffer<float>(mm * nn, 3);
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, nn, mm, kk, &one, b, nn, a, kk, &zero, c, nn));
+    }, 4.0 * (mm * kk + kk * nn + mm * nn), 2.0 * mm * nn * kk);
   } else if (kind == "copy") {
     long long bytes = n.at(0) / 4 * 4;
     float *a = buffer<float>(bytes / 4, 1), *b = buffer<float>(bytes / 4, 2);

@@ -656,3 +656,69 @@ void permute021(int batch, int rows, int cols, const float A[restrict batch][row
             for (int j = 0; j < cols; j++)
                 B[j][b][i] = A[b][i][j];
 }
+
+/* Session 19: the same kinds written over flat pointers, rows indexed by hand (A[i * cols + j]),
+   as C programs with malloc'd matrices write them (Delinearize). */
+void mmflat(int n, int m, int p, const float *restrict A, const float *restrict B, float *restrict C)
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < p; k++)
+                s += A[i * p + k] * B[k * m + j];
+            C[i * m + j] = s;
+        }
+}
+
+/* The same product with arrays of rows, for the comparison in one job. */
+void mm2d(int n, int m, int p, const float A[restrict n][p], const float B[restrict p][m], float C[restrict n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < p; k++)
+                s += A[i][k] * B[k][j];
+            C[i][j] = s;
+        }
+}
+
+void transflat(int rows, int cols, const float *restrict A, float *restrict B)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            B[j * rows + i] = A[i * cols + j];
+}
+
+void conv2dflat(int rows, int cols, const float *restrict A, const float *restrict K, float *restrict B)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++) {
+            float s = 0.0f;
+            for (int a = 0; a < 3; a++)
+                for (int b = 0; b < 3; b++)
+                    s += K[a * 3 + b] * A[(i + a) * (cols + 2) + j + b];
+            B[i * cols + j] = s;
+        }
+}
+
+void box3dflat(int nz, int ny, int nx, const float *restrict A, float *restrict B)
+{
+    for (int k = 1; k < nz - 1; k++)
+        for (int j = 1; j < ny - 1; j++)
+            for (int i = 1; i < nx - 1; i++) {
+                float s = 0.0f;
+                for (int c = -1; c <= 1; c++)
+                    for (int b = -1; b <= 1; b++)
+                        for (int a = -1; a <= 1; a++)
+                            s += A[((k + c) * ny + j + b) * nx + i + a];
+                B[(k * ny + j) * nx + i] = s * (1.0f / 27.0f);
+            }
+}
+
+/* Each row reversed into another array (B's column written from the row's other end). */
+void revrowflat(int rows, int cols, const float *restrict A, float *restrict B)
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            B[i * cols + cols - 1 - j] = A[i * cols + j];
+}

@@ -57,6 +57,9 @@ public:
     }
   }
 
+  // Called at every access, where `rangeOf` knows the ranges of the loops around it.
+  AccessVisitor onAccess;
+
   std::map<std::string, ArrayFootprint> result() {
     std::map<std::string, ArrayFootprint> out;
     for (const Param &p : kernel.params) {
@@ -93,6 +96,7 @@ private:
   }
 
   void note(const std::string &array, const std::vector<Expr> &indices, bool write, bool read) {
+    if (onAccess) onAccess(array, indices, write, [this](const Expr &e) { return rangeOf(e); });
     (write ? writes : reads).insert(array);
     if (read) reads.insert(array);
     SymRange r = indices.empty() ? SymRange{} : rangeOf(indices[0]);
@@ -180,6 +184,13 @@ std::map<std::string, ArrayFootprint> computeFootprints(const ir::Kernel &k) {
   w.walk(k.body);
   w.walk(k.finish);  // the statements after the nest (a reduction's result)
   return w.result();
+}
+
+void visitAccessRanges(const ir::Kernel &k, const AccessVisitor &visit) {
+  RangeWalker w(k);
+  w.onAccess = visit;
+  w.walk(k.body);
+  w.walk(k.finish);
 }
 
 }  // namespace rtcuda

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -220,6 +221,23 @@ private:
     return {arrayName(cur), indices};
   }
 
+  // *p → (p, {0}) and *(p + i) → (p, {i}): a dereference is the subscript it stands for (a
+  // scalar result written through a pointer parameter, `*out = s`). Null for other operands.
+  std::optional<std::pair<std::string, std::vector<ir::Expr>>> dereference(const UnaryOperator *u) {
+    if (u->getOpcode() != UO_Deref) return std::nullopt;
+    const Expr *operand = u->getSubExpr()->IgnoreParenImpCasts();
+    if (operand->getType()->isPointerType() && llvm::isa<DeclRefExpr>(operand))
+      return std::pair{arrayName(operand), std::vector<ir::Expr>{ir::intImm(0)}};
+    const auto *b = llvm::dyn_cast<BinaryOperator>(operand);
+    if (!b || b->getOpcode() != BO_Add) return std::nullopt;
+    const Expr *lhs = b->getLHS()->IgnoreParenImpCasts(), *rhs = b->getRHS()->IgnoreParenImpCasts();
+    if (rhs->getType()->isPointerType()) std::swap(lhs, rhs);
+    if (!lhs->getType()->isPointerType() || !llvm::isa<DeclRefExpr>(lhs) ||
+        !rhs->getType()->isIntegerType())
+      return std::nullopt;
+    return std::pair{arrayName(lhs), std::vector<ir::Expr>{convertExpr(rhs)}};
+  }
+
   // Conversion and every later pass recurse over the tree: nesting is bounded so that a
   // machine-written statement (20,000 additions) gets an error instead of a stack overflow.
   static constexpr int kMaxNesting = 400;
@@ -282,6 +300,8 @@ private:
       return ir::load(name, indices, scalarType(ase->getType(), e->getExprLoc()));
     }
     if (const auto *u = llvm::dyn_cast<UnaryOperator>(e)) {
+      if (auto d = dereference(u))
+        return ir::load(d->first, d->second, scalarType(u->getType(), e->getExprLoc()));
       switch (u->getOpcode()) {
       case UO_Minus: return ir::unary("-", convertExpr(u->getSubExpr()));
       case UO_Plus: return convertExpr(u->getSubExpr());
@@ -376,6 +396,8 @@ private:
       auto [name, indices] = subscripts(ase);
       return ir::store(name, indices, op, value);
     }
+    if (const auto *u = llvm::dyn_cast<UnaryOperator>(target))
+      if (auto d = dereference(u)) return ir::store(d->first, d->second, op, value);
     if (const auto *ref = llvm::dyn_cast<DeclRefExpr>(target)) {
       if (llvm::isa<ParmVarDecl>(ref->getDecl()) && !ref->getType()->isPointerType())
         return ir::assign(ref->getDecl()->getNameAsString(), op, value);

@@ -141,7 +141,9 @@ Manifest readManifest(const std::string &outDir) {
         mp.written = p.value("written", false);
         mp.dims = p.value("dims", std::vector<std::string>{});
         for (const std::string &d : mp.dims) c.expression(where + "params[" + mp.name + "].dims", d);
-        mp.elements = c.expression(where + "params[" + mp.name + "].elements", p.value("elements", ""));
+        // The largest of several row ranges is rtcuda_max (Footprint.cpp).
+        mp.elements = c.expression(where + "params[" + mp.name + "].elements", p.value("elements", ""),
+                                   {"rtcuda_ceil_div", "rtcuda_min", "rtcuda_max"});
         if (p.contains("index_values")) {
           const json &iv = p.at("index_values");
           std::string key = where + "params[" + mp.name + "].index_values";

@@ -32,6 +32,7 @@
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/ArrayExpansion.h"
+#include "rtcuda/Transforms/Delinearize.h"
 #include "rtcuda/Transforms/Fission.h"
 #include "rtcuda/Transforms/LaunchFusion.h"
 #include "rtcuda/Transforms/LocalArrays.h"
@@ -754,7 +755,9 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
   for (const KernelSource &written : kernels) {
     try {
       KernelSource source = written;
-      LocalArrayPlacement placed = placeLocalArrays(written.kernel);
+      DelinearizeResult rows = delinearize(written.kernel);
+      for (const auto &[loc, r] : rows.remarks) diags.remark(loc, r, "Delinearize");
+      LocalArrayPlacement placed = placeLocalArrays(rows.kernel);
       source.kernel = placed.kernel;
       for (const std::string &r : placed.remarks) diags.remark(source.kernel.loc, r);
       if (!namesNestLoops(source.options)) {

@@ -358,13 +358,13 @@ int translateCommand(const std::vector<std::string> &allArgs) {
   for (size_t start = 0; start < remarks.size();) {
     size_t end = std::min(remarks.find(',', start), remarks.size());
     std::string pass = remarks.substr(start, end - start);
-    // Reschedule, ArrayExpansion, Fission and LaunchFusion run on the function before Outline,
-    // not in a kernel's pipeline.
-    if (pass != "Fission" && pass != "Reschedule" && pass != "ArrayExpansion" &&
-        pass != "LaunchFusion" &&
+    // These run on the function before Outline, not in a kernel's pipeline.
+    static const std::vector<std::string> functionSteps = {"Delinearize", "Reschedule",
+                                                           "ArrayExpansion", "Fission", "LaunchFusion"};
+    if (std::find(functionSteps.begin(), functionSteps.end(), pass) == functionSteps.end() &&
         std::find(known.begin(), known.end(), pass) == known.end())
       return usageError("translate", "unknown pass '" + pass + "' for --remarks (steps: " +
-                                         steps + ", Reschedule, ArrayExpansion, Fission, LaunchFusion)");
+                                         steps + ", Delinearize, Reschedule, ArrayExpansion, Fission, LaunchFusion)");
     settings.remarkPasses.insert(pass);
     start = end + 1;
   }

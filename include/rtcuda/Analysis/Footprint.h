@@ -4,6 +4,7 @@
 
 #include "rtcuda/IR/IR.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,13 @@ struct SymRange {
 // non-negative when they multiply an index (they are sizes); loop variables range over their
 // loops; locals with one definition take the range of that definition.
 std::map<std::string, ArrayFootprint> computeFootprints(const ir::Kernel &k);
+
+// Visits every array access of a kernel (loads and stores, `write` for a store) with the
+// symbolic range of any integer expression at that place, as computeFootprints bounds them.
+using AccessVisitor =
+    std::function<void(const std::string &array, const std::vector<ir::Expr> &indices, bool write,
+                       const std::function<SymRange(const ir::Expr &)> &rangeAt)>;
+void visitAccessRanges(const ir::Kernel &k, const AccessVisitor &visit);
 
 // The window a parallel nest reads of an array around each of its iterations: every read of
 // the array is [p_0 + a_0]...[p_{D-1} + a_{D-1}], one parallel loop variable per subscript in

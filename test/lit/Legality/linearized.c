@@ -1,6 +1,7 @@
 // Subscripts written by hand as i * n + j are delinearized: when the column part provably stays
-// within the row (isl checks 0 <= j < n on every iteration), A[i * n + j] is A[i][j] and the
-// analysis is exact. An in-place update reading the previous row keeps its row loop serial; an image whose
+// within the row, A[i * n + j] is A[i][j] and the analysis is exact (Delinearize splits these
+// arrays first: out[...][n - 16], in[...][n], A[...][m][3]; the dependence analysis has its own
+// delinearization, where isl checks 0 <= j < n, for arrays Delinearize leaves flat). An in-place update reading the previous row keeps its row loop serial; an image whose
 // rows are n - 16 wide (a polynomial width) is parallel in both loops, and so is an in-place
 // update of one field of interleaved triples (A[(i * m + j) * 3 + 1]), without atomics.
 // RUN: rm -rf %t && split-file %s %t
@@ -16,10 +17,11 @@
 //
 // The loop that carries the dependence is interchanged inside the other (Fission): one kernel,
 // parallel over the columns, each thread running down its column; the remark names the
-// dependence on the linearized subscript:
+// dependence on the subscripts Delinearize gave the array (A[...][n]):
+// REFUSE: remark: delinearize: 'A' is indexed a row at a time; the passes see it as an array of rows: A[...][n]
 // REFUSE: remark: loop 'i' ({{.*}}bad.c:2:3) and loop 'j' ({{.*}}bad.c:3:5) interchanged after distribution: loop 'j' outside is parallel, loop 'i' outside was serial
 // REFUSE: remark: loop 'j' ({{.*}}bad.c:3:5): parallel
-// REFUSE: remark: loop 'i' ({{.*}}bad.c:2:3): serial in each thread: loop 'i' carries a dependence: 'A[i * n + j] = A[(i - 1) * n + j] * 0.5f;' reads A[(i - 1) * n + j], written by the previous iteration of loop 'i'
+// REFUSE: remark: loop 'i' ({{.*}}bad.c:2:3): serial in each thread: loop 'i' carries a dependence: 'A[i][j] = A[i - 1][j] * 0.5f;' reads A[i - 1][j], written by the previous iteration of loop 'i'
 
 //--- kernel.c
 void crop(int n, float *out, const float *in) {

@@ -1,7 +1,7 @@
 // NeighbourReuse: the analysis gives stencils and filters several outputs per thread (BlockMerge
 // and BlockSkew at their default levels), with no merge or skew in the config: a 5-point stencil
 // (A read at places a constant apart, fewer than 9: HaloTile leaves it) and an 8-tap filter over
-// strided windows (w[t] read by every output; x[8 * i + t] is no halo). An
+// strided windows (w[t] read by every output; x[8 * i + t], x[i][t] after Delinearize, is no halo). An
 // element-wise sum, a matrix-vector product (a loop as long as the problem: LaneReduction's) and
 // a stencil whose config turns merge on itself keep what they had.
 // RUN: rm -rf %t && split-file %s %t
@@ -11,7 +11,7 @@
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 1,7,37 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // SUMMARY: stencil: BlockMerge, BlockSkew, NeighbourReuse, LoopCollapse,
-// SUMMARY: taps: BlockMerge, NeighbourReuse, LoopPartition, RedundantLoadElim;
+// SUMMARY: taps: Delinearize, BlockMerge, NeighbourReuse, ArrayFlatten, LoopPartition, RedundantLoadElim;
 // SUMMARY: add: LoopCollapse, ArrayFlatten, LoopPartition;
 // SUMMARY: gemv: ArrayFlatten, LoopPartition, LaneReduction;
 // SUMMARY: chosen: BlockMerge, LoopCollapse,
