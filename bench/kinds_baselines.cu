@@ -17,6 +17,9 @@
 //   kinds_baselines syrkt N K       cublasSsyrk: one triangle of D^T D, D row-major K x N
 //   kinds_baselines trmv N          cublasStrmv: y = L x, L a row-major lower triangle (column-major
 //                                   upper, transposed); trmvu: U x, U upper; trmvt: L^T x
+//   kinds_baselines dot N           cublasSdot of an N-element vector with a second one, result
+//                                   in device memory (CUBLAS_POINTER_MODE_DEVICE); dotself N:
+//                                   of the vector with itself (one array's bytes, as a sum)
 //   kinds_baselines sgemm M N K     cublasSgemm: C = A B, A row-major M x K, B K x N
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
@@ -123,6 +126,14 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasStrmv(h, fill, op, CUBLAS_DIAG_NON_UNIT, nn, a, nn, x, 1));
     }, 4.0 * (nn * (nn + 1) / 2 + 2 * nn), 1.0 * nn * (nn + 1));
+  } else if (kind == "dot" || kind == "dotself") {
+    long long nn = n.at(0);
+    bool self = kind == "dotself";
+    float *x = buffer<float>(nn, 1), *y = self ? x : buffer<float>(nn, 2), *r = buffer<float>(1, 3);
+    CHECK_BLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_DEVICE));
+    report(name.c_str(), [&] { CHECK_BLAS(cublasSdot(h, (int)nn, x, 1, y, 1, r)); },
+           4.0 * (self ? 1 : 2) * nn, 2.0 * nn);
+    CHECK_BLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
   } else if (kind == "sgemm") {
     // Row-major C = A B is column-major C^T = B^T A^T: B first, with its row length as lda.
     long long mm = n.at(0), nn = n.at(1), kk = n.at(2);

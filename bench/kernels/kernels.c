@@ -722,3 +722,29 @@ void revrowflat(int rows, int cols, const float *restrict A, float *restrict B)
         for (int j = 0; j < cols; j++)
             B[i * cols + cols - 1 - j] = A[i * cols + j];
 }
+
+/* Session 19: a sum of squares added to what *out holds, one element updated by every iteration
+   (ElementReduction). With `*out = 0.0f;` first the function is outlined into three launches
+   (the benchmark times single launches). */
+void sumsq(int n, const float *restrict x, float *restrict out)
+{
+    for (int i = 0; i < n; i++)
+        *out += x[i] * x[i];
+}
+
+/* The sum of every element of a matrix added into t[0]. */
+void msum(int rows, int cols, const float A[restrict rows][cols], float t[restrict 1])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            t[0] += A[i][j];
+}
+
+/* A dot product into a scalar, stored once (ParallelReduction). */
+void dotp(int n, const float x[restrict n], const float y[restrict n], float out[restrict 1])
+{
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += x[i] * y[i];
+    out[0] = s;
+}

@@ -166,7 +166,6 @@ public:
     };
     out.body = mapStmt(kernel.body, onStmt, onExpr);
     out.finish = mapStmt(kernel.finish, onStmt, onExpr);
-    out.passes.push_back("Delinearize");
     return result;
   }
 

@@ -33,6 +33,7 @@
 #include "rtcuda/IR/Simplify.h"
 #include "rtcuda/Transforms/ArrayExpansion.h"
 #include "rtcuda/Transforms/Delinearize.h"
+#include "rtcuda/Transforms/ElementReduction.h"
 #include "rtcuda/Transforms/Fission.h"
 #include "rtcuda/Transforms/LaunchFusion.h"
 #include "rtcuda/Transforms/LocalArrays.h"
@@ -757,7 +758,9 @@ OutlinedProgram outlineProgram(const std::vector<KernelSource> &kernels, Diagnos
       KernelSource source = written;
       DelinearizeResult rows = delinearize(written.kernel);
       for (const auto &[loc, r] : rows.remarks) diags.remark(loc, r, "Delinearize");
-      LocalArrayPlacement placed = placeLocalArrays(rows.kernel);
+      ElementReductionResult sums = elementReduction(rows.kernel);
+      for (const auto &[loc, r] : sums.remarks) diags.remark(loc, r, "ElementReduction");
+      LocalArrayPlacement placed = placeLocalArrays(sums.kernel);
       source.kernel = placed.kernel;
       for (const std::string &r : placed.remarks) diags.remark(source.kernel.loc, r);
       if (!namesNestLoops(source.options)) {

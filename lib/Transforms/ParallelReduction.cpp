@@ -10,7 +10,9 @@
 //   then once: r[0] = s;               then once: float s = 0.0f; s = s + s_total[0];
 //                                                 s_total[0] = 0.0f; r[0] = s;
 //
-// Each thread folds its iterations into a partial value that starts at the operator's identity;
+// Each thread folds its iterations (with at most kMaxBlocks blocks, every gridDim.x-th block's,
+// where an iteration has no loop of its own) into a partial value that starts at the operator's
+// identity;
 // a block combines its threads' partials in shared memory (a halving tree that works for any
 // block size, not only powers of two); one thread per block folds the block's value into a
 // one-element device buffer with an atomic; the finish kernel, launched after every block is
@@ -31,6 +33,9 @@ using namespace ir;
 namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
+// About the blocks of 256 threads an H100 holds at once (132 SMs x 8): a dot product of 67M
+// floats then folds 256 iterations a thread.
+constexpr int64_t kMaxBlocks = 1024;
 
 Expr identity(const Reduction &r) {
   const Type &t = r.type;
@@ -70,6 +75,24 @@ Kernel parallelReduction(const Kernel &k, const PassContext &ctx) {
       if (s->kind == StmtKind::Decl && s->name == r.var) {
         s = withLoc(decl(s->name, s->type, identity(r)), s->loc);
       }
+  // Threads: at most kMaxBlocks blocks, each walking every gridDim.x-th block of iterations,
+  // where the mapping is one-dimensional and an iteration has no loop of its own (LaneReduction
+  // may yet share one between lanes): a large reduction folds many iterations a thread, with
+  // one tree and one atomic a block; a small one keeps its block per BLOCKSIZE iterations.
+  const size_t d = threadGuardIndex(k);
+  bool strided = k.grid.size() == 1 && d + 2 == body.size();
+  for (size_t i = d; strided && i < body.size(); ++i)
+    visitStmt(body[i], [&](const Stmt &s) { strided &= s->kind != StmtKind::For; });
+  if (strided) {
+    std::string b = freshName(k, "b");
+    const LaunchDim &g = k.grid[0];
+    Expr blocks = cast(kInt, div(add(g.iterations, sub(g.perBlock, intImm(1))), g.perBlock));
+    std::vector<Stmt> mapping = withBlockIndex({body.begin() + d, body.end()}, var(b, kInt));
+    body.resize(d);
+    body.push_back(forLoop(b, kInt, cast(kInt, gpuBuiltin("blockIdx.x")), blocks,
+                           cast(kInt, gpuBuiltin("gridDim.x")), block(mapping), LoopKind::Block));
+    out.grid[0].maxBlocks = std::min(out.grid[0].maxBlocks, kMaxBlocks);
+  }
   // Block: a halving tree over the threads' partial values in shared memory.
   int maxThreads = std::max(32, ctx.options.blockSize.max);
   std::string width = freshName(k, "width"), half = freshName(k, "half");

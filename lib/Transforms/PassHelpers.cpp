@@ -80,6 +80,21 @@ size_t threadGuardIndex(const Kernel &k) {
   return stmts.size();
 }
 
+std::vector<Stmt> withBlockIndex(const std::vector<Stmt> &mapping, const Expr &block) {
+  std::vector<Stmt> out;
+  for (const Stmt &s : mapping)
+    out.push_back(mapStmt(s, nullptr, [&](const Expr &n) -> Expr {  // every node, bottom-up
+      return n->kind == ExprKind::Var && n->name == "blockIdx.x" ? block : n;
+    }));
+  return out;
+}
+
+Stmt inStrips(const std::vector<Stmt> &mapping, const Expr &items, const std::string &r) {
+  Expr strip = add(mul(gpuBuiltin("blockIdx.x"), items), var(r));
+  return forLoop(r, Type::of(ScalarKind::Int), intImm(0), items, intImm(1),
+                 block(withBlockIndex(mapping, strip)));
+}
+
 Stmt soleStatement(const Kernel &k) {
   Stmt nest;
   for (const Stmt &s : k.body->stmts) {

@@ -96,20 +96,16 @@ Kernel sharedHistogram(const Kernel &k, const PassContext &) {
   }
   out.push_back(barrier());
   // ITEMS consecutive strips of BLOCKSIZE iterations per block, each read coalesced.
-  Expr strip = add(mul(gpuBuiltin("blockIdx.x"), items), var(r));
-  std::vector<Stmt> rest(top.begin() + d, top.end());
-  std::vector<Stmt> perItem;
-  for (const Stmt &s : rest)
-    perItem.push_back(mapStmt(s, [&](const Stmt &n) -> Stmt {
-      auto it = std::find_if(bins.begin(), bins.end(), [&](const Bins &b) { return b.array == n->name; });
-      if (n->kind != StmtKind::Store || it == bins.end()) return n;
+  std::vector<Stmt> toCopies;
+  for (auto it = top.begin() + d; it != top.end(); ++it)
+    toCopies.push_back(mapStmt(*it, [&](const Stmt &n) -> Stmt {
+      auto b = std::find_if(bins.begin(), bins.end(), [&](const Bins &b) { return b.array == n->name; });
+      if (n->kind != StmtKind::Store || b == bins.end()) return n;
       auto copy = std::make_shared<StmtNode>(*n);
-      copy->name = it->copy;
+      copy->name = b->copy;
       return copy;
-    }, [&](const Expr &n) -> Expr {  // called on every node, bottom-up
-      return n->kind == ExprKind::Var && n->name == "blockIdx.x" ? strip : n;
     }));
-  out.push_back(forLoop(r, kInt, intImm(0), items, intImm(1), block(perItem)));
+  out.push_back(inStrips(toCopies, items, r));
   out.push_back(barrier());
   for (const Bins &b : bins) {
     Expr mine = load(b.copy, {var(t)}, b.type);

@@ -359,12 +359,12 @@ int translateCommand(const std::vector<std::string> &allArgs) {
     size_t end = std::min(remarks.find(',', start), remarks.size());
     std::string pass = remarks.substr(start, end - start);
     // These run on the function before Outline, not in a kernel's pipeline.
-    static const std::vector<std::string> functionSteps = {"Delinearize", "Reschedule",
+    static const std::vector<std::string> functionSteps = {"Delinearize", "ElementReduction", "Reschedule",
                                                            "ArrayExpansion", "Fission", "LaunchFusion"};
     if (std::find(functionSteps.begin(), functionSteps.end(), pass) == functionSteps.end() &&
         std::find(known.begin(), known.end(), pass) == known.end())
       return usageError("translate", "unknown pass '" + pass + "' for --remarks (steps: " +
-                                         steps + ", Delinearize, Reschedule, ArrayExpansion, Fission, LaunchFusion)");
+                                         steps + ", Delinearize, ElementReduction, Reschedule, ArrayExpansion, Fission, LaunchFusion)");
     settings.remarkPasses.insert(pass);
     start = end + 1;
   }

@@ -41,13 +41,13 @@
 // DUMP:      B[i * cols + j] = A[i][j] + (float)i;
 //
 // PASSES: Kernel 'mmflat'
-// PASSES-NEXT: Passes: Delinearize BlockMerge BlockSkew RegisterTiling
+// PASSES-NEXT: Passes: BlockMerge BlockSkew RegisterTiling
 // PASSES: Kernel 'transflat'
-// PASSES-NEXT: Passes: Delinearize TiledTranspose
+// PASSES-NEXT: Passes: TiledTranspose
 // PASSES: Kernel 'conv2dflat'
-// PASSES-NEXT: Passes: Delinearize HaloTile
+// PASSES-NEXT: Passes: HaloTile
 // PASSES: Kernel 'box3dflat'
-// PASSES-NEXT: Passes: Delinearize HaloTile
+// PASSES-NEXT: Passes: HaloTile
 //
 // VERIFY: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
 

@@ -27,9 +27,11 @@
 // CHECK-LABEL: IR after ParallelReduction (kernel dot)
 // CHECK:      kernel dot(int n, const float x[n], const float y[n], float r[1], float *s_total)
 // CHECK:        float s = 0.0f;
-// CHECK:        int i = (int)llmin((long long)blockIdx.x * DOT_BLOCKSIZE + threadIdx.x, (long long)n);
-// CHECK-NEXT:   if (i < n) {
-// CHECK-NEXT:     s += x[i] * y[i];
+// CHECK:        for (int b = (int)blockIdx.x; b < (int)((n + (DOT_BLOCKSIZE - 1)) / DOT_BLOCKSIZE); b += (int)gridDim.x) {  // block
+// CHECK-NEXT:     int i = (int)llmin((long long)b * DOT_BLOCKSIZE + threadIdx.x, (long long)n);
+// CHECK-NEXT:     if (i < n) {
+// CHECK-NEXT:       s += x[i] * y[i];
+// CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT:   // combine the threads' partial values: in the block, then across blocks
 // CHECK-NEXT:   __shared__ float s_partial[1024];

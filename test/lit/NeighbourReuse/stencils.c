@@ -11,7 +11,7 @@
 // RUN: %rtcuda verify %t/out --seed 4 --sizes 1,7,37 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // SUMMARY: stencil: BlockMerge, BlockSkew, NeighbourReuse, LoopCollapse,
-// SUMMARY: taps: Delinearize, BlockMerge, NeighbourReuse, ArrayFlatten, LoopPartition, RedundantLoadElim;
+// SUMMARY: taps: BlockMerge, NeighbourReuse, ArrayFlatten, LoopPartition, RedundantLoadElim;
 // SUMMARY: add: LoopCollapse, ArrayFlatten, LoopPartition;
 // SUMMARY: gemv: ArrayFlatten, LoopPartition, LaneReduction;
 // SUMMARY: chosen: BlockMerge, LoopCollapse,
