@@ -112,6 +112,13 @@ public:
       Array &a = arrays[array];
       ++a.accesses;
       if (indices.size() != 1) return;
+      // A subscript that reads a flat array (A[idx[i * n + j] * m + k]) would change under the
+      // rewrite of that array before its own is looked up: such an array stays flat.
+      bool readsFlat = false;
+      visitExpr(indices[0], [&](const Expr &n) {
+        readsFlat |= n->kind == ExprKind::Load && flat.count(n->name);
+      });
+      if (readsFlat) return;
       std::vector<size_t> chain;
       std::vector<Expr> cols;
       countChains(a, print(indices[0]), indices[0], chain, cols, rangeAt);
@@ -150,7 +157,9 @@ public:
     auto split = [&](const std::string &array, const std::vector<Expr> &indices) {
       auto it = chosen.find(array);
       if (it == chosen.end() || indices.size() != 1) return indices;
-      return arrays.at(array).decided.at({print(indices[0]), it->second});
+      const auto &decided = arrays.at(array).decided;
+      auto d = decided.find({print(indices[0]), it->second});
+      return d != decided.end() ? d->second : indices;  // (the verifier names a miss)
     };
     auto onExpr = [&](const Expr &e) -> Expr {
       if (e->kind != ExprKind::Load || !chosen.count(e->name)) return e;

@@ -2,7 +2,8 @@
 // their two- and three-dimensional forms (register tiles, a tiled transpose, halo tiles), the
 // row length a parameter, a parameter plus a constant, or a constant. An array whose column
 // part can leave its row (overlap's B[i * cols + j], j <= cols) stays flat, and so does the
-// nest's analysis of it. Verified at odd and prime sizes, with the race check.
+// nest's analysis of it; so does one whose subscript reads another flat array (gather's A,
+// whose row index is idx[i * m + j]: idx is split first and the rewrite keeps them apart). Verified at odd and prime sizes, with the race check.
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --remarks=Delinearize --print-after=ParallelLoops > %t/dump 2> %t/remarks
 // RUN: FileCheck --check-prefix=REMARK %s < %t/remarks
@@ -23,6 +24,8 @@
 // REMARK: kernel.c:37:{{[0-9]+}}: remark: delinearize: 'A' is indexed a row at a time; the passes see it as an array of rows: A[...][cols] [-Rpass=Delinearize]
 // REMARK: kernel.c:37:{{[0-9]+}}: remark: delinearize: 'B' is indexed a row at a time; the passes see it as an array of rows: B[...][cols] [-Rpass=Delinearize]
 // REMARK: kernel.c:42:{{[0-9]+}}: remark: delinearize: 'A' is indexed a row at a time; the passes see it as an array of rows: A[...][cols + 1] [-Rpass=Delinearize]
+// REMARK: kernel.c:47:{{[0-9]+}}: remark: delinearize: 'idx' is indexed a row at a time; the passes see it as an array of rows: idx[...][m] [-Rpass=Delinearize]
+// REMARK: kernel.c:47:{{[0-9]+}}: remark: delinearize: 'B' is indexed a row at a time; the passes see it as an array of rows: B[...][m] [-Rpass=Delinearize]
 // REMARK-NOT: remark: delinearize
 //
 // DUMP-LABEL: IR after ParallelLoops (kernel mmflat)
@@ -49,7 +52,7 @@
 // PASSES: Kernel 'box3dflat'
 // PASSES-NEXT: Passes: HaloTile
 //
-// VERIFY: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
+// VERIFY: verified 7 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 3 size(s): 0 mismatch(es)
 
 //--- kernel.c
 void mmflat(int n, int m, int p, const float *restrict A, const float *restrict B, float *restrict C) {
@@ -98,7 +101,12 @@ void overlap(int rows, int cols, const float *restrict A, float *restrict B) {
     for (int j = 0; j <= cols; j++)
       B[i * cols + j] = A[i * (cols + 1) + j] + (float)i;
 }
+void gather(int n, int m, const int *restrict idx, const float A[restrict 2 * m], float *restrict B) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      B[i * m + j] = A[(idx[i * m + j] & 1) * m + j];
+}
 
 //--- config.yaml
 kernel_files: [kernel.c]
-kernels: [mmflat, transflat, conv2dflat, box3dflat, revrow, overlap]
+kernels: [mmflat, transflat, conv2dflat, box3dflat, revrow, overlap, gather]
