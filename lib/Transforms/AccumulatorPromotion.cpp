@@ -51,17 +51,9 @@ std::vector<Sum> sumsOf(const Kernel &k, const Stmt &loop) {
     if (!p || !p->isArray) return {};
     for (const Sum &o : sums)
       if (o.store->name == s->name) return {};
-    Expr v;
-    if (s->op == "+=") {
-      v = s->value;
-    } else if (s->op == "=" && s->value->kind == ExprKind::Binary && s->value->name == "+") {
-      Expr self = load(s->name, s->indices, p->type);
-      const Expr &a = s->value->operands[0], &b = s->value->operands[1];
-      if (equal(a, self)) v = b;
-      else if (equal(b, self)) v = a;
-    }
-    if (!v) return {};
-    sums.push_back({s, v});
+    std::optional<ElementUpdate> u = elementUpdate(s);
+    if (!u || u->subtract) return {};
+    sums.push_back({s, u->addend});
   }
   for (const Sum &sum : sums) {
     for (const Expr &i : sum.store->indices) {

@@ -20,6 +20,7 @@
 #include "rtcuda/IR/Mutate.h"
 #include "rtcuda/IR/Printer.h"
 #include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
 
 #include <algorithm>
 #include <functional>
@@ -89,14 +90,7 @@ Split splitAt(const Expr &e, const Expr &S, bool sizesInRow,
 
 class Delinearizer {
 public:
-  explicit Delinearizer(const Kernel &k) : kernel(k) {
-    for (const Param &p : k.params)
-      if (!p.isArray && p.type.isInteger()) sizes.insert(p.name);
-    auto unassign = [&](const Stmt &s) {
-      if (s->kind == StmtKind::Assign || s->kind == StmtKind::Decl) sizes.erase(s->name);
-    };
-    visitStmt(k.body, unassign);
-    visitStmt(k.finish, unassign);
+  explicit Delinearizer(const Kernel &k) : kernel(k), sizes(unassignedIntegerParams(k)) {
     for (const Param &p : k.params)
       if (p.isArray && p.dims.size() == 1) flat.insert(p.name);
   }
@@ -188,19 +182,17 @@ private:
     std::map<std::pair<std::string, Chain>, std::vector<Expr>> decided;
   };
   const Kernel &kernel;
-  std::set<std::string> sizes, flat;
+  const std::set<std::string> sizes;  // integer scalar parameters never assigned
+  std::set<std::string> flat;
   std::map<std::string, Array> arrays;
 
   // Made of integer scalar parameters the function never assigns, and integer constants.
   bool isSize(const Expr &e) const {
-    bool ok = true;
+    bool plain = true;
     visitExpr(e, [&](const Expr &n) {
-      if (n->kind == ExprKind::Var && !sizes.count(n->name)) ok = false;
-      if (n->kind == ExprKind::Load || n->kind == ExprKind::Call || n->kind == ExprKind::Select ||
-          n->kind == ExprKind::FloatImm)
-        ok = false;
+      plain &= n->kind != ExprKind::Select && n->kind != ExprKind::FloatImm;
     });
-    return ok;
+    return plain && madeOf(e, sizes);
   }
   std::function<bool(const Expr &)> sizeTest() const {
     return [this](const Expr &e) { return isSize(e); };

@@ -42,40 +42,16 @@ struct Update {
   bool subtract = false;
 };
 
-bool sameElement(const Expr &load, const Stmt &store) {
-  if (load->kind != ExprKind::Load || load->name != store->name ||
-      load->operands.size() != store->indices.size())
-    return false;
-  for (size_t d = 0; d < store->indices.size(); ++d)
-    if (!equal(load->operands[d], store->indices[d])) return false;
-  return true;
-}
-
 // `s` as an update of one element by an addend, or nullopt.
 std::optional<Update> asUpdate(const Stmt &s) {
-  if (s->kind != StmtKind::Store) return std::nullopt;
-  Update u{s->name, s->indices, s->value, false};
-  if (s->op == "+=" || s->op == "-=") {
-    u.subtract = s->op == "-=";
-    return u;
-  }
-  if (s->op != "=" || s->value->kind != ExprKind::Binary) return std::nullopt;
-  const Expr &a = s->value->operands[0], &b = s->value->operands[1];
-  if (s->value->name == "+" && sameElement(a, s)) return u.addend = b, u;
-  if (s->value->name == "+" && sameElement(b, s)) return u.addend = a, u;
-  if (s->value->name == "-" && sameElement(a, s)) return u.addend = b, u.subtract = true, u;
-  return std::nullopt;
+  std::optional<ElementUpdate> u = elementUpdate(s);
+  if (!u) return std::nullopt;
+  return Update{s->name, s->indices, u->addend, u->subtract};
 }
 
 class Rewriter {
 public:
-  explicit Rewriter(const Kernel &k) : kernel(k) {
-    for (const Param &p : k.params)
-      if (!p.isArray && p.type.isInteger()) invariant.insert(p.name);
-    visitStmt(k.body, [&](const Stmt &s) {
-      if (s->kind == StmtKind::Assign || s->kind == StmtKind::Decl) invariant.erase(s->name);
-    });
-  }
+  explicit Rewriter(const Kernel &k) : kernel(k), invariant(unassignedIntegerParams(k)) {}
 
   ElementReductionResult run() {
     ElementReductionResult result{kernel, {}};
@@ -124,21 +100,12 @@ private:
     bool ok = true;
   };
   const Kernel &kernel;
-  std::set<std::string> invariant;  // integer scalar parameters never assigned
+  const std::set<std::string> invariant;  // integer scalar parameters never assigned
 
   static std::string keyOf(const Update &u) {
     std::string key = u.array;
     for (const Expr &i : u.indices) key += "[" + print(i) + "]";
     return key;
-  }
-
-  bool invariantIndex(const Expr &e) const {
-    bool ok = true;
-    visitExpr(e, [&](const Expr &n) {
-      if (n->kind == ExprKind::Var && !invariant.count(n->name)) ok = false;
-      if (n->kind == ExprKind::Load || n->kind == ExprKind::Call) ok = false;
-    });
-    return ok;
   }
 
   // The elements `nest` updates, keyed by array and subscripts; ok where the nest touches
@@ -159,7 +126,7 @@ private:
       bool reducible = p && (p->type.kind == ScalarKind::Int || p->type.kind == ScalarKind::UInt ||
                              p->type.isFloat());
       bool usable = u && p && p->isArray && reducible;
-      for (const Expr &i : s->indices) usable = usable && invariantIndex(i);
+      for (const Expr &i : s->indices) usable = usable && madeOf(i, invariant);
       if (s->kind == StmtKind::Store && !usable) spoiled.insert(s->name);
       if (usable) {
         Element &e = elements[keyOf(*u)];

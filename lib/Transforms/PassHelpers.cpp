@@ -89,10 +89,43 @@ std::vector<Stmt> withBlockIndex(const std::vector<Stmt> &mapping, const Expr &b
   return out;
 }
 
-Stmt inStrips(const std::vector<Stmt> &mapping, const Expr &items, const std::string &r) {
-  Expr strip = add(mul(gpuBuiltin("blockIdx.x"), items), var(r));
-  return forLoop(r, Type::of(ScalarKind::Int), intImm(0), items, intImm(1),
-                 block(withBlockIndex(mapping, strip)));
+std::optional<ElementUpdate> elementUpdate(const Stmt &s) {
+  if (s->kind != StmtKind::Store) return std::nullopt;
+  if (s->op == "+=" || s->op == "-=") return ElementUpdate{s->value, s->op == "-="};
+  if (s->op != "=" || s->value->kind != ExprKind::Binary) return std::nullopt;
+  auto self = [&](const Expr &e) {
+    if (e->kind != ExprKind::Load || e->name != s->name || e->operands.size() != s->indices.size())
+      return false;
+    for (size_t d = 0; d < s->indices.size(); ++d)
+      if (!equal(e->operands[d], s->indices[d])) return false;
+    return true;
+  };
+  const Expr &a = s->value->operands[0], &b = s->value->operands[1];
+  if (s->value->name == "+" && self(a)) return ElementUpdate{b, false};
+  if (s->value->name == "+" && self(b)) return ElementUpdate{a, false};
+  if (s->value->name == "-" && self(a)) return ElementUpdate{b, true};
+  return std::nullopt;
+}
+
+std::set<std::string> unassignedIntegerParams(const Kernel &k) {
+  std::set<std::string> names;
+  for (const Param &p : k.params)
+    if (!p.isArray && p.type.isInteger()) names.insert(p.name);
+  auto unassign = [&](const Stmt &s) {
+    if (s->kind == StmtKind::Assign || s->kind == StmtKind::Decl) names.erase(s->name);
+  };
+  visitStmt(k.body, unassign);
+  visitStmt(k.finish, unassign);
+  return names;
+}
+
+bool madeOf(const Expr &e, const std::set<std::string> &names) {
+  bool ok = true;
+  visitExpr(e, [&](const Expr &n) {
+    if (n->kind == ExprKind::Var && !names.count(n->name)) ok = false;
+    if (n->kind == ExprKind::Load || n->kind == ExprKind::Call) ok = false;
+  });
+  return ok;
 }
 
 Stmt soleStatement(const Kernel &k) {

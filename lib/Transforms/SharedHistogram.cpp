@@ -105,7 +105,8 @@ Kernel sharedHistogram(const Kernel &k, const PassContext &) {
       copy->name = b->copy;
       return copy;
     }));
-  out.push_back(inStrips(toCopies, items, r));
+  Expr strip = add(mul(gpuBuiltin("blockIdx.x"), items), var(r));
+  out.push_back(forLoop(r, kInt, intImm(0), items, intImm(1), block(withBlockIndex(toCopies, strip))));
   out.push_back(barrier());
   for (const Bins &b : bins) {
     Expr mine = load(b.copy, {var(t)}, b.type);

@@ -113,12 +113,19 @@ ir::Type wideIndexType(const ir::Type &t);
 // 64-bit from the first operation on (extents that round up past 2^31 - 1).
 ir::Expr widenParams(const ir::Expr &e, const ir::Kernel &k, const ir::Type &wide);
 // LoopPartition's one-dimensional mapping (`mapping`: the index and its guarded body, from
-// threadGuardIndex on) run for ITEMS consecutive strips of BLOCKSIZE iterations per block, each
-// read coalesced: `for (r = 0; r < items; r++)` around it, blockIdx.x becoming
-// blockIdx.x * items + r. The caller multiplies the grid's perBlock by items.
-ir::Stmt inStrips(const std::vector<ir::Stmt> &mapping, const ir::Expr &items, const std::string &r);
-// `mapping` with blockIdx.x replaced by `block` (a loop over blocks of iterations).
+// threadGuardIndex on) with blockIdx.x replaced by `block`, for a loop over blocks of iterations.
 std::vector<ir::Stmt> withBlockIndex(const std::vector<ir::Stmt> &mapping, const ir::Expr &block);
+// An update of one array element by an addend: `X[e] += v`, `X[e] = X[e] + v`, `X[e] = v + X[e]`
+// (subtract false), `X[e] -= v`, `X[e] = X[e] - v` (subtract true); nullopt for any other statement.
+struct ElementUpdate {
+  ir::Expr addend;
+  bool subtract = false;
+};
+std::optional<ElementUpdate> elementUpdate(const ir::Stmt &s);
+// The kernel's integer scalar parameters that its body and finish never assign or redeclare.
+std::set<std::string> unassignedIntegerParams(const ir::Kernel &k);
+// Whether `e` is made of the variables `names` and constants only (no loads, no calls).
+bool madeOf(const ir::Expr &e, const std::set<std::string> &names);
 // The one statement of the kernel body besides comments (the nest), or null.
 ir::Stmt soleStatement(const ir::Kernel &k);
 // A CUDA built-in index such as threadIdx.x or blockIdx.x (unsigned).
