@@ -15,7 +15,7 @@
 //                                                     if (ij < n) A[A_at[item]] = A_item[item] - q_item[item] * r_item[item]; }
 //
 // One load of the streamed array per thread is too few bytes in flight to cover the memory's
-// latency (H100: 0.73x copy bandwidth; 4 a block apart, loads first, 0.94x: docs/performance.md).
+// latency (H100: 0.73x copy bandwidth; 4 a block apart, loads first, 0.94x: docs/performance/elementwise.md).
 // The compiler cannot do this itself: it cannot prove one item's store apart from another
 // item's load, and a guarded item's arithmetic waits for its loads before the next item's
 // guard. Legal because each iteration reads the stored array only at the element it stores.

@@ -235,7 +235,7 @@ Kernel haloTile(const Kernel &k, const PassContext &ctx) {
   if (tiled.empty()) return k;
   // Few reads per output in two or three dimensions: the halo (34 x (T + 2) elements for
   // 32 x T outputs) and the load phase cost more than the shared reads save, and NeighbourReuse's
-  // outputs in registers are faster (H100, docs/performance.md: the 5-point stencil 0.70x copy
+  // outputs in registers are faster (H100, docs/performance/kinds-runs.md: the 5-point stencil 0.70x copy
   // bandwidth with the tile, 0.91x with NeighbourReuse; the 3 x 3 convolution 0.77x, 0.66x;
   // the 7-point 3-D stencil 0.68x with the sliding tile, 0.78x with NeighbourReuse).
   // Three dimensions slide a 2-D tile along the outermost loop (HaloTileSlide.cpp) when the

@@ -21,7 +21,7 @@
 // constant trip count (longer loops are reductions, which LaneReduction maps), and the nest
 // either reads one array at two places a constant apart, or reads, inside a constant loop, a
 // value that depends on none of the parallel loops, or is element-wise as above. Measured on
-// an H100 (docs/performance.md): the 5-point stencil 0.65x -> 0.90x copy bandwidth (merge and
+// an H100 (docs/performance/filters.md): the 5-point stencil 0.65x -> 0.90x copy bandwidth (merge and
 // skew, session 6), 0.85x -> 0.89x with the whole-strip path (session 10); the 7-point 3-D
 // stencil 0.79x -> 0.85x; add3d at 1031 x 257 x 131 0.79x -> 0.89x.
 #include "StripMineJam.h"
@@ -138,7 +138,7 @@ Kernel withWholeStrips(const Kernel &k) {
 // one (two divisions) and has its two or three loads alone in flight, which left add3d at
 // 0.79x copy bandwidth on an H100 (1031 x 257 x 131). MERGE_LEVEL planes per thread share the
 // divisions, and where the strip is whole their loads issue together (same run: 2 planes
-// 0.89x, 4 planes 0.84x, 8 planes 0.82x; at 509^3 4 planes 0.97x; docs/performance.md).
+// 0.89x, 4 planes 0.84x, 8 planes 0.82x; at 509^3 4 planes 0.97x; docs/performance/filters.md).
 Kernel severalPlanes(const Kernel &k, const PassContext &ctx) {
   KernelOptions o = ctx.options;
   o.merge = true;

@@ -76,7 +76,7 @@ bool onlyThreadLocal(const Kernel &k, const Stmt &body) {
 }
 
 // Grids with fewer blocks than the GPU has SMs leave SMs idle and give the others one block of
-// 8 warps, too few to hide latency. Measured on an H100 (docs/performance.md, session 7): at
+// 8 warps, too few to hide latency. Measured on an H100 (docs/performance/matmul.md, session 7): at
 // 1000 x 1100 the default 128 x 128 tile ran 0.54-0.59x cuBLAS SGEMM, a 96 x 128 tile of 384
 // threads with 8 x 4 results each and TILE_K 16 (99 blocks of 12 warps) 0.677x, a 128 x 64 tile
 // of 256 threads, 8 x 4, TILE_K 16 (144 blocks) 0.618x; at 997 x 1009 the 96 x 128 tile (88
@@ -422,7 +422,7 @@ Kernel registerTiling(const Kernel &input, const PassContext &ctx) {
                         2147483647}};
   out.blockThreads = blockSize;
   out.passes.push_back("RegisterTiling");
-  // Defaults at the best point measured on an H100 (docs/performance.md): 8 x 8 results per
+  // Defaults at the best point measured on an H100 (docs/performance/matmul.md): 8 x 8 results per
   // thread, blocked columns (their B values are one aligned run: 128-bit loads); the tuner
   // searches the rest of the space.
   for (TuningParam &t : out.tuning) {

@@ -4,7 +4,7 @@
 // With one global atomic per element, every thread of the grid queues on a few bins (5.5 GB/s
 // for 64 bins on an H200). Shared-memory atomics are much faster, and with ITEMS elements per
 // thread the global atomics fall to one per bin per block. ITEMS defaults to 64: on an H100,
-// 256 bins ran at 0.44x copy bandwidth with 16 and 0.63x with 64 (docs/performance.md).
+// 256 bins ran at 0.44x copy bandwidth with 16 and 0.63x with 64 (docs/performance/kinds-runs.md).
 //
 //   int i = blockIdx.x * BLOCKSIZE + threadIdx.x;     RTCUDA_SHARED_ARRAY(int, hist_block, 64);
 //   if (i < n) {                                      for (t = threadIdx.x; t < 64; t += BLOCKSIZE) hist_block[t] = 0;

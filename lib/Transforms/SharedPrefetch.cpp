@@ -204,7 +204,7 @@ Kernel sharedPrefetch(const Kernel &k, const PassContext &ctx) {
                               "more than 48 KB of shared memory for its tile; lower the block "
                               "size range");
   // Default 0: on an H100 the direct loop was faster at every block size measured
-  // (docs/performance.md); rtcuda-tune decides per device and size.
+  // (docs/performance/examples.md); rtcuda-tune decides per device and size.
   out.tuning.push_back({"PREFETCH", k.macro("PREFETCH"), {0, 1}, 0});
   out.tuning.push_back({"TILE_K", k.macro("TILE_K"), values, values.back()});
   out.remarks.push_back("prefetch: " + access.array + " staged in shared memory, " +
