@@ -8,6 +8,8 @@
 //                                   the column sums of B row-major R x C matrices
 //   kinds_baselines dcolsum R C     cublasDgemv (not transposed) with a ones vector
 //   kinds_baselines transpose R C   cublasSgeam: the C x R transpose of an R x C matrix
+//   kinds_baselines addt R C        cublasSgeam: C = A + B^T, A and C row-major R x C, B C x R
+//   kinds_baselines sympart N       cublasSgeam: S = A / 2 + A^T / 2, N x N
 //   kinds_baselines btranspose B R C  cublasSgeam once per matrix (cuBLAS has no batched geam):
 //                                   B transposes of R x C matrices stored one after another
 //   kinds_baselines gesummv R C     two cublasSgemv (transposed): y = alpha A x, then y += beta B x
@@ -20,12 +22,31 @@
 //   kinds_baselines dot N           cublasSdot of an N-element vector with a second one, result
 //                                   in device memory (CUBLAS_POINTER_MODE_DEVICE); dotself N:
 //                                   of the vector with itself (one array's bytes, as a sum)
-//   kinds_baselines sgemm M N K     cublasSgemm: C = A B, A row-major M x K, B K x N
+//   kinds_baselines sgemm M N K     cublasSgemm: C = A B, A row-major M x K, B K x N; sgemm_tn,
+//                                   sgemm_nt, sgemm_tt: C = A^T B (A stored K x M), A B^T (B
+//                                   stored N x K), A^T B^T
+//   kinds_baselines bgemm B M N K   cublasSgemmStridedBatched: B products C = A B as sgemm's
+//   kinds_baselines spmv R NNZ      cusparseSpMV (CSR, float): y = A x, A R x R with NNZ entries,
+//                                   rows of about NNZ / R entries at random columns (make_bench.py's
+//                                   index arrays)
 //   kinds_baselines copy BYTES      cudaMemcpy device to device (bytes read + written)
 // FP32/FP64 with the default math mode. Prints one BASELINE line (bench_common.cuh's report).
 #include "bench_common.cuh"
 
+#include <cusparse.h>
 #include <string>
+
+#define CHECK_SPARSE(x) do { cusparseStatus_t s = (x); if (s != CUSPARSE_STATUS_SUCCESS) { fprintf(stderr, "%s:%d: cuSPARSE status %d\n", __FILE__, __LINE__, (int)s); exit(1); } } while (0)
+
+// A CSR structure as make_bench.py draws one: row r starts at r * nnz / rows, columns at random.
+__global__ void csrStructure(int *rowptr, int *col, long long rows, long long nnz) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i <= rows || i < nnz;
+       i += (long long)gridDim.x * blockDim.x) {
+    if (i <= rows) rowptr[i] = (int)(i * nnz / rows);
+    unsigned h = (unsigned)i * 2654435761u ^ 7936u; h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;
+    if (i < nnz) col[i] = (int)((long long)h % rows);
+  }
+}
 
 int main(int argc, char **argv) {
   if (argc < 3) { fprintf(stderr, "usage: %s KIND SIZES...\n", argv[0]); return 2; }
@@ -81,6 +102,15 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] {
       CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_T, CUBLAS_OP_N, r, c, &one, a, c, &zero, t, r, t, r));
     }, 8.0 * r * c, 0);
+  } else if (kind == "addt" || kind == "sympart") {
+    // Row-major R x C is column-major C x R: C^T = A^T + B, so op(A) = N, op(B) = T.
+    bool sym = kind == "sympart";
+    long long r = n.at(0), c = sym ? r : n.at(1);
+    const float half = 0.5f, &w = sym ? half : one;
+    float *a = buffer<float>(r * c, 1), *b = sym ? a : buffer<float>(r * c, 2), *out = buffer<float>(r * c, 3);
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgeam(h, CUBLAS_OP_N, CUBLAS_OP_T, c, r, &w, a, c, &w, b, r, out, c));
+    }, 4.0 * (sym ? 2 : 3) * r * c, 0);
   } else if (kind == "btranspose") {
     long long b = n.at(0), r = n.at(1), c = n.at(2);
     float *a = buffer<float>(b * r * c, 1), *t = buffer<float>(b * r * c, 2);
@@ -134,13 +164,50 @@ int main(int argc, char **argv) {
     report(name.c_str(), [&] { CHECK_BLAS(cublasSdot(h, (int)nn, x, 1, y, 1, r)); },
            4.0 * (self ? 1 : 2) * nn, 2.0 * nn);
     CHECK_BLAS(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
-  } else if (kind == "sgemm") {
-    // Row-major C = A B is column-major C^T = B^T A^T: B first, with its row length as lda.
+  } else if (kind == "sgemm" || kind == "sgemm_tn" || kind == "sgemm_nt" || kind == "sgemm_tt") {
+    // Row-major C = op(A) op(B) is column-major C^T = op(B)^T op(A)^T: B first. A row-major
+    // matrix seen column-major is its transpose, so a stored transposed operand takes OP_T.
     long long mm = n.at(0), nn = n.at(1), kk = n.at(2);
+    bool ta = kind == "sgemm_tn" || kind == "sgemm_tt", tb = kind == "sgemm_nt" || kind == "sgemm_tt";
     float *a = buffer<float>(mm * kk, 1), *b = buffer<float>(kk * nn, 2), *c = buffer<float>(mm * nn, 3);
     report(name.c_str(), [&] {
-      CHECK_BLAS(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, nn, mm, kk, &one, b, nn, a, kk, &zero, c, nn));
+      CHECK_BLAS(cublasSgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, nn, mm, kk, &one,
+                             b, tb ? kk : nn, a, ta ? mm : kk, &zero, c, nn));
     }, 4.0 * (mm * kk + kk * nn + mm * nn), 2.0 * mm * nn * kk);
+  } else if (kind == "bgemm") {
+    long long bb = n.at(0), mm = n.at(1), nn = n.at(2), kk = n.at(3);
+    float *a = buffer<float>(bb * mm * kk, 1), *b = buffer<float>(bb * kk * nn, 2), *c = buffer<float>(bb * mm * nn, 3);
+    report(name.c_str(), [&] {
+      CHECK_BLAS(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, nn, mm, kk, &one, b, nn, kk * nn, a, kk,
+                                           mm * kk, &zero, c, nn, mm * nn, bb));
+    }, 4.0 * bb * (mm * kk + kk * nn + mm * nn), 2.0 * bb * mm * nn * kk);
+  } else if (kind == "spmv") {
+    long long rows = n.at(0), nnz = n.at(1);
+    int *rowptr, *col;
+    CHECK(cudaMalloc(&rowptr, (rows + 1) * sizeof(int)));
+    CHECK(cudaMalloc(&col, nnz * sizeof(int)));
+    csrStructure<<<1024, 256>>>(rowptr, col, rows, nnz);
+    CHECK(cudaGetLastError());
+    float *val = buffer<float>(nnz, 1), *x = buffer<float>(rows, 2), *y = buffer<float>(rows, 3);
+    cusparseHandle_t sp;
+    CHECK_SPARSE(cusparseCreate(&sp));
+    cusparseSpMatDescr_t a;
+    cusparseDnVecDescr_t vx, vy;
+    CHECK_SPARSE(cusparseCreateCsr(&a, rows, rows, nnz, rowptr, col, val, CUSPARSE_INDEX_32I,
+                                   CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    CHECK_SPARSE(cusparseCreateDnVec(&vx, rows, x, CUDA_R_32F));
+    CHECK_SPARSE(cusparseCreateDnVec(&vy, rows, y, CUDA_R_32F));
+    size_t work = 0;
+    CHECK_SPARSE(cusparseSpMV_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy,
+                                         CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, &work));
+    void *buf = nullptr;
+    CHECK(cudaMalloc(&buf, work > 0 ? work : 1));
+    report(name.c_str(), [&] {
+      CHECK_SPARSE(cusparseSpMV(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, a, vx, &zero, vy, CUDA_R_32F,
+                                CUSPARSE_SPMV_ALG_DEFAULT, buf));
+    }, 4.0 * (2 * nnz + 3 * rows + 1), 2.0 * nnz);
+    CHECK_SPARSE(cusparseDestroySpMat(a));
+    CHECK_SPARSE(cusparseDestroy(sp));
   } else if (kind == "copy") {
     long long bytes = n.at(0) / 4 * 4;
     float *a = buffer<float>(bytes / 4, 1), *b = buffer<float>(bytes / 4, 2);

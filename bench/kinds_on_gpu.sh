@@ -16,7 +16,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 { nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader; nvcc --version | tail -1; } | tee "$logs/device.txt"
 
 echo "== build"
-nvcc -O3 -arch=sm_$arch -Ibench bench/kinds_baselines.cu -lcublas -o "$src/kinds_baselines" > "$logs/build_baselines.log" 2>&1 \
+nvcc -O3 -arch=sm_$arch -Ibench bench/kinds_baselines.cu -lcublas -lcusparse -o "$src/kinds_baselines" > "$logs/build_baselines.log" 2>&1 \
   || { cat "$logs/build_baselines.log"; exit 1; }
 build() {  # the point's -D flags from bench_NN_kernel.flags (none: the default point)
   local flags="" dir; dir=$(dirname "$1"); [ -f "${1%.cu}.flags" ] && flags=$(cat "${1%.cu}.flags")

@@ -64,6 +64,19 @@ def main():
     w("    if constexpr (std::is_integral<T>::value) a[i] = (T)(h >> 1);")
     w("    else a[i] = (T)((int)(h % 2001u) - 1000) / (T)1000;")
     w("  }\n}\n")
+    # Index arrays (the manifest's index_values, docs/verify.md): values below a bound (a CSR
+    # matrix's column indices) or offsets up to a total (its row offsets, here every row of
+    # about the same length), so that the kernel stays inside its arrays.
+    w("template <class T> __global__ void rtcuda_bench_fill_below(T *a, long long n, unsigned seed, long long bound) {")
+    w("  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;")
+    w("  for (; i < n; i += (long long)gridDim.x * blockDim.x) {")
+    w("    unsigned h = (unsigned)i * 2654435761u ^ seed; h ^= h >> 13; h *= 0x5bd1e995u; h ^= h >> 15;")
+    w("    a[i] = (T)(bound > 0 ? (long long)h % bound : 0);")
+    w("  }\n}\n")
+    w("template <class T> __global__ void rtcuda_bench_fill_offsets(T *a, long long n, long long total) {")
+    w("  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;")
+    w("  for (; i < n; i += (long long)gridDim.x * blockDim.x) a[i] = (T)(n > 1 ? i * total / (n - 1) : 0);")
+    w("}\n")
     w("template <class T> static double checksum(const T *d, long long n) {")
     w("  std::vector<T> h(n > 0 ? n : 1);")
     w("  if (n > 0) RTCUDA_CHECK(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));")
@@ -79,6 +92,20 @@ def main():
             else:
                 w(f'  {p["type"]} {p["name"]} = ({p["type"]})1.25;')
     arrays = [p for p in params if p["kind"] == "array"]
+
+    def fill(a, i):
+        name, seed = a["name"], f"{i * 7919 + 17}u + s"
+        index = a.get("index_values", {})
+        def least(extents):  # the least of the extents, as a C expression
+            bound = f"(long long)({extents[0]})"
+            for e in extents[1:]:
+                bound = f"std::min({bound}, (long long)({e}))"
+            return bound
+        if index.get("offsets_up_to"):
+            return f"    rtcuda_bench_fill_offsets<<<1024, 256>>>({name}_d[s], {name}_n, {least(index['offsets_up_to'])});"
+        if index.get("below"):
+            return f"    rtcuda_bench_fill_below<<<1024, 256>>>({name}_d[s], {name}_n, {seed}, {least(index['below'])});"
+        return f"    rtcuda_bench_fill<<<1024, 256>>>({name}_d[s], {name}_n, {seed});"
     w("  long long total_bytes = 0, moved_bytes = 0;")
     for a in arrays:
         w(f'  long long {a["name"]}_n = rtcuda_nonnegative({a["elements"] or "0"});')
@@ -95,7 +122,7 @@ def main():
         w(f'    RTCUDA_CHECK(cudaMalloc(&{a["name"]}_d[s], ({n} > 0 ? {n} : 1) * sizeof({a["type"]})));')
         if args.offset:
             w(f'    {a["name"]}_d[s] += {args.offset};')
-        w(f'    rtcuda_bench_fill<<<1024, 256>>>({a["name"]}_d[s], {a["name"]}_n, {i * 7919 + 17}u + s);')
+        w(fill(a, i))
     w("  }")
     w('  RTCUDA_CHECK(cudaGetLastError());\n  RTCUDA_CHECK(cudaDeviceSynchronize());')
     call_args = ", ".join((f'{p["name"]}_d[s % sets]' if p["kind"] == "array" else p["name"]) for p in params)
@@ -110,7 +137,7 @@ def main():
     # Checksum of written arrays after one more run on set 0 from freshly filled inputs.
     w("  for (int s = 0; s < sets; ++s) {")
     for i, a in enumerate(arrays):
-        w(f'    rtcuda_bench_fill<<<1024, 256>>>({a["name"]}_d[s], {a["name"]}_n, {i * 7919 + 17}u + s);')
+        w(fill(a, i))
     w("  }\n  run(0);\n  RTCUDA_CHECK(cudaDeviceSynchronize());\n  double check = 0;")
     for a in arrays:
         if a["written"]:

@@ -748,3 +748,114 @@ void dotp(int n, const float x[restrict n], const float y[restrict n], float out
         s += x[i] * y[i];
     out[0] = s;
 }
+
+/* Session 20: rows of several phases (LaneReduction's later phases) and a CSR product. */
+/* Softmax of each row: its maximum, the sum of exponentials, the row written. */
+void softmax(int rows, int cols, const float X[restrict rows][cols], float Y[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = X[i][0];
+        for (int j = 1; j < cols; j++)
+            m = fmaxf(m, X[i][j]);
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++)
+            s += expf(X[i][j] - m);
+        for (int j = 0; j < cols; j++)
+            Y[i][j] = expf(X[i][j] - m) / s;
+    }
+}
+
+/* Layer norm of each row: mean, variance, the row normalised. */
+void layernorm(int rows, int cols, const float X[restrict rows][cols], float Y[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float mean = 0.0f;
+        for (int j = 0; j < cols; j++)
+            mean += X[i][j];
+        mean /= cols;
+        float var = 0.0f;
+        for (int j = 0; j < cols; j++)
+            var += (X[i][j] - mean) * (X[i][j] - mean);
+        var /= cols;
+        float inv = 1.0f / sqrtf(var + 1e-5f);
+        for (int j = 0; j < cols; j++)
+            Y[i][j] = (X[i][j] - mean) * inv;
+    }
+}
+
+/* Sparse matrix times vector, CSR. */
+void spmv(int rows, int nnz, const int rowptr[restrict rows + 1], const int col[restrict nnz],
+          const float val[restrict nnz], const float x[restrict rows], float y[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int k = rowptr[i]; k < rowptr[i + 1]; k++)
+            s += val[k] * x[col[k]];
+        y[i] = s;
+    }
+}
+
+/* A matrix plus the transpose of another: read along the write and across it. */
+void addt(int rows, int cols, const float A[restrict rows][cols], const float B[restrict cols][rows],
+          float C[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 0; j < cols; j++)
+            C[i][j] = A[i][j] + B[j][i];
+}
+
+/* The symmetric part of a square matrix, (A + A^T) / 2. */
+void sympart(int n, const float A[restrict n][n], float S[restrict n][n])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            S[i][j] = 0.5f * (A[i][j] + A[j][i]);
+}
+
+/* Matrix products with a transposed operand, as stored: C = A^T B (A p x n), A B^T (B m x p),
+ * A^T B^T; and a batch of products, one per b. */
+void mmtn(int n, int m, int p, const float A[restrict p][n], const float B[restrict p][m], float C[restrict n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < p; k++)
+                s += A[k][i] * B[k][j];
+            C[i][j] = s;
+        }
+}
+
+void mmnt(int n, int m, int p, const float A[restrict n][p], const float B[restrict m][p], float C[restrict n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < p; k++)
+                s += A[i][k] * B[j][k];
+            C[i][j] = s;
+        }
+}
+
+void mmtt(int n, int m, int p, const float A[restrict p][n], const float B[restrict m][p], float C[restrict n][m])
+{
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < p; k++)
+                s += A[k][i] * B[j][k];
+            C[i][j] = s;
+        }
+}
+
+void bmm(int batch, int n, int m, int p, const float A[restrict batch][n][p], const float B[restrict batch][p][m],
+         float C[restrict batch][n][m])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < p; k++)
+                    s += A[b][i][k] * B[b][k][j];
+                C[b][i][j] = s;
+            }
+}

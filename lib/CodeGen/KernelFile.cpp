@@ -284,7 +284,7 @@ struct rtcuda_lane_less {
   template <class T> __device__ T operator()(T a, T b) const { return min(a, b); }
 };
 template <class T, class Op>
-static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op) {
+static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op, int all) {
 #ifdef RTCUDA_EMU
   slots[threadIdx.x] = v;
   __syncthreads();
@@ -294,37 +294,50 @@ static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots
       slots[threadIdx.x] = op(slots[threadIdx.x], slots[threadIdx.x + (n + 1) / 2]);
     __syncthreads();
   }
-  return slots[threadIdx.x];
+  if (!all) return slots[threadIdx.x];
+  // Every thread takes its group's result; the slots are free again when it returns.
+  v = slots[threadIdx.x - threadIdx.x % lanes];
+  __syncthreads();
+  return v;
 #else
   if (lanes <= 32) {
+    // Butterfly: every lane ends with the group's result, lane 0 with the same pairs as a tree.
     unsigned int left = blockDim.x - (threadIdx.x & ~31u);  // threads of this warp
     unsigned int mask = left >= 32u ? 0xffffffffu : (1u << left) - 1u;
-    for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_down_sync(mask, v, w, lanes));
+    for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_xor_sync(mask, v, w, lanes));
     return v;
   }
   // Several warps a group (whole warps): each warp's result by shuffles, then the group's first
-  // thread combines its warps' results; every thread of the block calls it, and the slots are
-  // free again when it returns.
-  for (int w = 16; w > 0; w /= 2) v = op(v, __shfl_down_sync(0xffffffffu, v, w));
+  // thread combines its warps' results (and with `all` hands them back through the slots);
+  // every thread of the block calls it, and the slots are free again when it returns.
+  for (int w = 16; w > 0; w /= 2) v = op(v, __shfl_xor_sync(0xffffffffu, v, w));
   if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
   __syncthreads();
-  if ((int)threadIdx.x % lanes == 0)
+  if ((int)threadIdx.x % lanes == 0) {
     for (int w = 1; w < lanes / 32; w++) v = op(v, slots[threadIdx.x / 32 + w]);
+    if (all) slots[threadIdx.x / 32] = v;
+  }
   __syncthreads();
+  if (all) {
+    v = slots[threadIdx.x / lanes * (lanes / 32)];
+    __syncthreads();
+  }
   return v;
 #endif
 }
+// all = 1: every thread of a group gets its result (LaneReduction's rows of several phases);
+// else only the group's first thread.
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
-  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add());
+static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots, int all = 0) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add(), all);
 }
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_max(T v, int lanes, T *slots) {
-  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_greater());
+static __device__ __forceinline__ T rtcuda_lane_max(T v, int lanes, T *slots, int all = 0) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_greater(), all);
 }
 template <class T>
-static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots) {
-  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_less());
+static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots, int all = 0) {
+  return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_less(), all);
 }
 // clang-format on
 )";

@@ -80,6 +80,8 @@ std::optional<std::string> extremumOf(const Stmt &loop, const std::string &name)
   return calls ? use.op : std::nullopt;
 }
 
+}  // namespace
+
 // The loop's body adds into the accumulators `accs` only (`acc += v`, v reading none of them),
 // or takes their maxima or minima (`ops`: "+", "max", "min"); every other effect stays inside
 // one iteration.
@@ -155,6 +157,8 @@ std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &be
   return out;
 }
 
+namespace {
+
 // The variable that moves by one between neighbouring threads: the thread index, or the
 // innermost index recovered from a collapsed one (`int i = bi - b * rows;`, LoopCollapse): of
 // the declarations after LoopCollapse's comment, the last that reads the collapsed index itself
@@ -179,25 +183,25 @@ std::string threadVariable(const std::string &index, const std::vector<Stmt> &be
 // thread per iteration.
 LaneMapping chooseMapping(const Stmt &loop, const std::string &threadVar) {
   bool rows = false, columns = false;
+  // Bounds read from an array at the thread's index (CSR's rowptr[i] .. rowptr[i + 1]):
+  // neighbouring threads walk stretches of their own, so a unit-stride load is a row even where
+  // its subscript does not name the thread's variable. (Bounds that are expressions of it, a
+  // triangle's, keep the subscripts' answer.)
+  bool ownStretch = false;
+  for (const Expr &b : {loop->min, loop->end})
+    visitExpr(b, [&](const Expr &n) { ownStretch |= n->kind == ExprKind::Load && mentions(n, threadVar); });
   visitStmt(loop->body, nullptr, [&](const Expr &e) {
     visitExpr(e, [&](const Expr &n) {
       if (n->kind != ExprKind::Load || n->operands.size() != 1) return;
       std::optional<int64_t> along = stride(n->operands[0], loop->name);
       std::optional<int64_t> across = stride(n->operands[0], threadVar);
-      if (along && *along == 1 && (!across || *across > 1 || *across < -1)) rows = true;
+      if (along && *along == 1 && (!across || *across > 1 || *across < -1 || (ownStretch && *across == 0)))
+        rows = true;
       if ((!along || *along > 1 || *along < -1) && across && *across == 1) columns = true;
     });
   });
   if (rows) return LaneMapping::Rows;
   return columns && !isConst(simplify(tripCount(loop))) ? LaneMapping::Columns : LaneMapping::None;
-}
-
-// Types __shfl_down_sync takes, so rtcuda_lane_sum's.
-bool shuffleable(const Type &t) {
-  for (ScalarKind s : {ScalarKind::Float, ScalarKind::Double, ScalarKind::Int, ScalarKind::UInt,
-                       ScalarKind::Long, ScalarKind::ULong, ScalarKind::LongLong, ScalarKind::ULongLong})
-    if (t == Type::of(s)) return true;
-  return false;
 }
 
 // The guard reads only the thread's row index, the kernel's parameters and macros: then the
@@ -212,7 +216,103 @@ bool guardReadsOnly(const Expr &cond, const std::string &index, const Kernel &k)
   return true;
 }
 
+// A loop over a stretch of its own, `for (k = P[e]; k < P[e + 1]; k++)` (CSR's row offsets):
+// the offsets run from 0 up to the extent of an array the loop indexes by `k` alone (val[k]: E =
+// nnz) over `rows` stretches, so a stretch has E / rows iterations on average. Returns the
+// power of two that covers that mean, up to 32 (1, 2, ..., 32; each lane then takes about one
+// element of a row), as a launch-time expression of the parameters; null for other loops.
+// Short rows (4 on average) ran at 0.24x cusparseSpMV with 32 lanes, 1.15x with one thread a
+// row (H100, bench/results/h100-2026-11-25-s20/phases-1).
+Expr lanesFromMeanStretch(const Kernel &k, const Stmt &loop, const Expr &rows) {
+  const Expr &lo = loop->min, &hi = loop->end;
+  if (!rows || lo->kind != ExprKind::Load || hi->kind != ExprKind::Load || lo->name != hi->name ||
+      lo->operands.size() != 1 || hi->operands.size() != 1)
+    return nullptr;
+  int64_t next = 0;
+  if (!constantDifference(hi->operands[0], lo->operands[0], &next) || next != 1) return nullptr;
+  Expr extent;
+  visitStmt(loop->body, nullptr, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &n) {
+      const Param *p = n->kind == ExprKind::Load ? k.findParam(n->name) : nullptr;
+      if (!extent && p && p->dims.size() == 1 && p->dims[0] && n->operands.size() == 1 &&
+          isVar(n->operands[0], loop->name))
+        extent = p->dims[0];
+    });
+  });
+  for (const Expr &e : {extent, rows})
+    if (!e) return nullptr;
+    else
+      for (const std::string &v : varsOf(e))
+        if (!k.findParam(v)) return nullptr;
+  // More than v / 2 on average, E > (v / 2) rows, is (E - 1) / rows >= v / 2 (no product to
+  // overflow; no rows, no division): v lanes.
+  Expr mean = simplify(select(binary(">", rows, intImm(0)), div(sub(extent, intImm(1)), rows), intImm(0)));
+  Expr lanes = intImm(1);
+  for (int v = 2; v <= 32; v *= 2) lanes = select(binary(">=", mean, intImm(v / 2)), intImm(v), lanes);
+  return lanes;
+}
+
 }  // namespace
+
+bool shuffleable(const Type &t) {
+  for (ScalarKind s : {ScalarKind::Float, ScalarKind::Double, ScalarKind::Int, ScalarKind::UInt,
+                       ScalarKind::Long, ScalarKind::ULong, ScalarKind::LongLong, ScalarKind::ULongLong})
+    if (t == Type::of(s)) return true;
+  return false;
+}
+
+bool startsReadNoSum(const std::vector<Stmt> &before, const std::vector<std::string> &accs) {
+  // Lanes other than 0 start their sums from zero: nothing before the loop may read a sum
+  // except the statements that set it.
+  for (const Stmt &st : before) {
+    bool setsAcc = std::find(accs.begin(), accs.end(), st->name) != accs.end();
+    if (setsAcc && st->kind != StmtKind::Comment) continue;
+    for (const std::string &acc : accs) {
+      bool reads = false;
+      visitStmt(st, nullptr, [&](const Expr &e) { reads |= mentions(e, acc); });
+      if (reads) return false;
+    }
+  }
+  return true;
+}
+
+void startLanes(const std::vector<Stmt> &before, const std::vector<std::string> &accs,
+                const std::vector<std::string> &ops, std::vector<Type> &accTypes,
+                const std::string &lane, std::vector<Stmt> &declared, std::vector<Stmt> &guarded) {
+  auto opOf = [&](const std::string &acc) { return ops[std::find(accs.begin(), accs.end(), acc) - accs.begin()]; };
+  for (const Stmt &st : before) {
+    if (st->kind == StmtKind::Decl) {
+      auto a = std::find(accs.begin(), accs.end(), st->name);
+      const bool isAcc = a != accs.end();
+      if (isAcc) accTypes[a - accs.begin()] = st->type;
+      declared.push_back(withLoc(decl(st->name, st->type), st->loc));
+      // Lane 0 starts from the initial value, the other lanes from zero: the lanes' partial
+      // sums then add up to exactly what the loop added to it. A maximum: every lane from it.
+      Expr init = st->value;
+      int64_t c = 1;
+      if (init && isAcc && opOf(st->name) == "+" && !(isConst(init, &c) && c == 0) &&
+          !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
+        init = select(binary("==", var(lane), intImm(0)), init,
+                      st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
+      if (init) guarded.push_back(withLoc(assign(st->name, "=", init), st->loc));
+    } else if (st->kind == StmtKind::Assign &&
+               std::find(accs.begin(), accs.end(), st->name) != accs.end() && opOf(st->name) == "+") {
+      // Any other setting of a sum before the loop: lane 0's as written, the others' zero.
+      const Type &t = accTypes[std::find(accs.begin(), accs.end(), st->name) - accs.begin()];
+      Expr value = st->op == "=" ? st->value
+                                 : binary(st->op.substr(0, st->op.size() - 1), var(st->name, t), st->value);
+      int64_t c = 1;
+      const bool zero = st->op == "=" && ((isConst(value, &c) && c == 0) ||
+                                          (value->kind == ExprKind::FloatImm && value->floatValue == 0));
+      if (!zero)
+        value = select(binary("==", var(lane), intImm(0)), value,
+                       t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)));
+      guarded.push_back(withLoc(assign(st->name, "=", value), st->loc));
+    } else {
+      guarded.push_back(st);
+    }
+  }
+}
 
 std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
   if (!k.reductions.empty() || !k.atomicArrays.empty()) return std::nullopt;
@@ -260,17 +360,7 @@ std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
     });
   if (readsStored) return std::nullopt;
   ll.stores = !stored.empty();
-  // Lanes other than 0 start their sums from zero: nothing before the loop may read a sum
-  // except the statements that set it.
-  for (const Stmt &st : before) {
-    bool setsAcc = std::find(ll.accs.begin(), ll.accs.end(), st->name) != ll.accs.end();
-    if (setsAcc && st->kind != StmtKind::Comment) continue;
-    for (const std::string &acc : ll.accs) {
-      bool reads = false;
-      visitStmt(st, nullptr, [&](const Expr &e) { reads |= mentions(e, acc); });
-      if (reads) return std::nullopt;
-    }
-  }
+  if (!startsReadNoSum(before, ll.accs)) return std::nullopt;
   ll.loop = l;
   ll.acc = ll.accs.front();
   int64_t step = 0;
@@ -292,7 +382,6 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   const std::vector<Stmt> &body = found->body;
   const size_t l = found->loop;
   const std::vector<std::string> &accs = found->accs, &ops = found->ops;
-  auto opOf = [&](const std::string &acc) { return ops[std::find(accs.begin(), accs.end(), acc) - accs.begin()]; };
   const bool sums = std::all_of(ops.begin(), ops.end(), [](const std::string &o) { return o == "+"; });
   const std::string partialWord = sums ? "partial sums" : "partial results";
   const std::string accNames = [&] {
@@ -323,39 +412,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     for (size_t a = 0; a < accs.size(); ++a)
       if (body[s]->kind == StmtKind::Decl && body[s]->name == accs[a]) accTypes[a] = body[s]->type;
   std::vector<Stmt> declared, guardedBefore;
-  for (size_t s = 0; s < l; ++s) {
-    const Stmt &st = body[s];
-    if (st->kind == StmtKind::Decl) {
-      auto a = std::find(accs.begin(), accs.end(), st->name);
-      const bool isAcc = a != accs.end();
-      if (isAcc) accTypes[a - accs.begin()] = st->type;
-      declared.push_back(withLoc(decl(st->name, st->type), st->loc));
-      // Lane 0 starts from the initial value, the other lanes from zero: the lanes' partial
-      // sums then add up to exactly what the loop added to it. A maximum: every lane from it.
-      Expr init = st->value;
-      int64_t c = 1;
-      if (init && isAcc && opOf(st->name) == "+" && !(isConst(init, &c) && c == 0) &&
-          !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
-        init = select(binary("==", var(lane), intImm(0)), init,
-                      st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
-      if (init) guardedBefore.push_back(withLoc(assign(st->name, "=", init), st->loc));
-    } else if (st->kind == StmtKind::Assign &&
-               std::find(accs.begin(), accs.end(), st->name) != accs.end() && opOf(st->name) == "+") {
-      // Any other setting of a sum before the loop: lane 0's as written, the others' zero.
-      const Type &t = accTypes[std::find(accs.begin(), accs.end(), st->name) - accs.begin()];
-      Expr value = st->op == "=" ? st->value
-                                 : binary(st->op.substr(0, st->op.size() - 1), var(st->name, t), st->value);
-      int64_t c = 1;
-      const bool zero = st->op == "=" && ((isConst(value, &c) && c == 0) ||
-                                          (value->kind == ExprKind::FloatImm && value->floatValue == 0));
-      if (!zero)
-        value = select(binary("==", var(lane), intImm(0)), value,
-                       t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)));
-      guardedBefore.push_back(withLoc(assign(st->name, "=", value), st->loc));
-    } else {
-      guardedBefore.push_back(st);
-    }
-  }
+  startLanes(std::vector<Stmt>(body.begin(), body.begin() + l), accs, ops, accTypes, lane, declared,
+             guardedBefore);
   auto strided = std::make_shared<StmtNode>(*loop);
   strided->min = add(loop->min, laneVar);
   strided->step = lanes;
@@ -364,7 +422,24 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   // What followed the loop: lane 0's, except a last loop the lanes may split once they all
   // hold the sums (LaneReductionEpilogue.cpp).
   std::vector<Stmt> after(body.begin() + l + 1, body.end());
-  Stmt shared = splittableEpilogue(k, after, accs);
+  bool shuffles = !columns && guardReadsOnly(guardCond, index->name, k);
+  for (const Type &t : accTypes) shuffles &= shuffleable(t);
+  // Rows that go on with more reductions: every lane takes the results and the lanes go on
+  // (LaneReductionPhases.cpp).
+  std::optional<RowPhases> phases;
+  if (shuffles && !found->stores) {
+    RowPhaseInput in{guardCond, laneVar, lanes, accs, partials, {}, declared};
+    for (size_t a = 0; a < accs.size(); ++a) in.locals.push_back(decl(accs[a], accTypes[a]));
+    for (size_t s = 0; s <= l; ++s)
+      visitStmt(body[s], nullptr, [&](const Expr &e) {
+        visitExpr(e, [&](const Expr &n) {
+          if (n->kind == ExprKind::Load && k.findParam(n->name)) in.firstLoads.push_back(n->name);
+        });
+      });
+    phases = rowPhases(k, after, in);
+  }
+  std::vector<Stmt> steps;  // scalar steps every lane runs again before the shared loop
+  Stmt shared = phases ? nullptr : splittableEpilogue(k, after, accs, steps);
   if (shared) {
     after.pop_back();
     auto split = std::make_shared<StmtNode>(*shared);
@@ -404,6 +479,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   bool tripOfParams = true;
   for (const std::string &v : varsOf(trip)) tripOfParams &= k.findParam(v) != nullptr;
   Expr rowLanes = var(k.macro("LANES"));
+  // Stretches of their own (CSR rows): with LANES 0, the lanes from their mean length.
+  Expr meanLanes = tripOfParams ? nullptr : lanesFromMeanStretch(k, loop, k.grid[0].iterations);
+  if (meanLanes) rowLanes = select(rowLanes, rowLanes, meanLanes);
   if (tripOfParams)
     rowLanes = select(land(var(k.macro("ROW_BLOCK")), binary(">=", trip, mul(intImm(16), blockSize))),
                       blockSize, rowLanes);
@@ -412,14 +490,14 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   out.push_back(decl(lane, kInt, cast(kInt, binary(columns ? "/" : "%",
                                                    gpuBuiltin("threadIdx.x"), columns ? warp : lanes))));
   out.insert(out.end(), declared.begin(), declared.end());
+  if (phases) out.insert(out.end(), phases->declared.begin(), phases->declared.end());
   for (size_t a = 0; a < accs.size(); ++a) {
     auto array = std::make_shared<StmtNode>(*decl(partials[a], accTypes[a], nullptr, blockSize));
     array->shared = true;
     out.push_back(Stmt(array));
   }
+  if (phases) out.insert(out.end(), phases->shared.begin(), phases->shared.end());
   out.push_back(ifThen(guardCond, block(guardedBefore)));
-  bool shuffles = !columns && guardReadsOnly(guardCond, index->name, k);
-  for (const Type &t : accTypes) shuffles &= shuffleable(t);
   Expr lane0 = binary("==", laneVar, intImm(0));
   // The first lane's slot of this thread's row (rows) or column (columns).
   Expr firstSlot = columns ? Expr(binary("%", tid, warp)) : sub(tid, laneVar);
@@ -430,9 +508,12 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     std::vector<Stmt> zeros;
     for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(accTypes[a])));
     out.push_back(ifThen(unary("!", guardCond), block(zeros)));
-    for (size_t a = 0; a < accs.size(); ++a)
+    for (size_t a = 0; a < accs.size(); ++a) {
+      std::vector<Expr> args{var(accs[a], accTypes[a]), lanes, var(partials[a])};
+      if (phases) args.push_back(intImm(1));  // into every lane
       out.push_back(assign(accs[a], "=", call(ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ops[a],
-                                              {var(accs[a], accTypes[a]), lanes, var(partials[a])}, accTypes[a])));
+                                              args, accTypes[a])));
+    }
     if (shared) {
       // Lane 0 holds the sums: it shares them through its slots.
       out.push_back(ifThen(land(guardCond, lane0), block(storeSlots)));
@@ -472,12 +553,19 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     out.push_back(ifThen(land(guardCond, lane0), block(combine)));
     out.push_back(barrier());
     std::vector<Stmt> all = takeSlots;
+    all.insert(all.end(), steps.begin(), steps.end());
     all.push_back(shared);
     out.push_back(ifThen(guardCond, block(all)));
   } else if (shared) {
     out.push_back(ifThen(guardCond, block(takeSlots)));
     if (!combine.empty()) out.push_back(ifThen(land(guardCond, lane0), block(combine)));
-    out.push_back(ifThen(guardCond, shared));
+    // Steps: every lane (lane 0 too, after its own statements) from the sums again.
+    std::vector<Stmt> all = steps.empty() ? std::vector<Stmt>{} : takeSlots;
+    all.insert(all.end(), steps.begin(), steps.end());
+    all.push_back(shared);
+    out.push_back(ifThen(guardCond, steps.empty() ? shared : block(all)));
+  } else if (phases) {
+    out.insert(out.end(), phases->stmts.begin(), phases->stmts.end());
   } else {
     out.push_back(ifThen(land(guardCond, lane0), block(combine)));
   }
@@ -496,8 +584,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   }
   int lo = std::max(32, ctx.options.blockSize.min);
   std::vector<int> values;
+  if (meanLanes) values.push_back(0);
   for (int v = 1; v <= 32 && v <= lo; v *= 2) values.push_back(v);
-  result.tuning.push_back({"LANES", k.macro("LANES"), values, values.back()});
+  result.tuning.push_back({"LANES", k.macro("LANES"), values, meanLanes ? 0 : values.back()});
   // A block a long row by default: on an H100 gesummv at 1031 x 65537 ran 1.26x its two sgemv
   // calls against 0.60x with a warp a row (bench/results/h100-2026-11-25-s13-rows-2).
   if (tripOfParams) result.tuning.push_back({"ROW_BLOCK", k.macro("ROW_BLOCK"), {0, 1}, 1});
@@ -508,7 +597,10 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
                            index->name + "', splitting loop '" + loop->name + "' and " +
                            (sums ? "adding" : "combining") + " their " + partialWord + " of " + accNames + " " +
                            (shuffles ? "by warp shuffles" : "in shared memory") +
-                           (shared ? "; the lanes split loop '" + shared->name + "' after it" : ""));
+                           (meanLanes ? " (with " + k.macro("LANES") + " 0, the power of two that covers the mean length of '" +
+                                            loop->name + "', up to 32)" : "") +
+                           (shared ? "; the lanes split loop '" + shared->name + "' after it" : "") +
+                           (phases ? phases->remark : ""));
   return result;
 }
 

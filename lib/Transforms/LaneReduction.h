@@ -43,7 +43,58 @@ bool independentIterations(const ir::Kernel &k, const ir::Stmt &loop,
 // `X[e] = acc` of a sum, whose loads it reads as `acc` (every lane holds the sums by then).
 // Returns the loop with those loads replaced, or null (gramschmidt's `A[i][j] -= Q[i][k] *
 // R[k][j]` after R[k][j]'s column sum).
+// `steps`: the scalar steps among `pre` (scalars set from the sums, the parameters and arrays the
+// kernel never writes: colnorm's `s = sqrtf(s)`) that the loop reads; every lane runs them again
+// before the loop, in their order.
 ir::Stmt splittableEpilogue(const ir::Kernel &k, const std::vector<ir::Stmt> &after,
-                            const std::vector<std::string> &accs);
+                            const std::vector<std::string> &accs, std::vector<ir::Stmt> &steps);
+
+// The scalars that `loop` updates with `+=` / `-=`, or whose maxima or minima it takes, declared
+// in `before` (or declared before the thread's index, `outer`, and set by `before` with `=`);
+// their operators ("+", "max", "min") in `ops`.
+std::vector<std::string> updatedBy(const ir::Stmt &loop, const std::vector<ir::Stmt> &before,
+                                   const std::vector<std::string> &outer, std::vector<std::string> &ops);
+
+// The loop's body only adds into `accs` (or takes their maxima or minima, `ops`), reading none
+// of them otherwise; every other effect stays inside one iteration.
+bool addsInto(const ir::Kernel &k, const ir::Stmt &loop, const std::vector<std::string> &accs,
+              const std::vector<std::string> &ops);
+
+// Nothing in `before` reads a sum of `accs` but the statements that set it (lanes other than 0
+// start their sums from zero).
+bool startsReadNoSum(const std::vector<ir::Stmt> &before, const std::vector<std::string> &accs);
+
+// The statements before a reduction loop, as the lanes run them: declarations become
+// assignments (the declarations, without values, go to `declared`); lane 0 starts each sum from
+// its value, the other lanes from zero; a maximum or minimum starts from its value in every lane.
+// `accTypes` gets the types of the sums `before` declares.
+void startLanes(const std::vector<ir::Stmt> &before, const std::vector<std::string> &accs,
+                const std::vector<std::string> &ops, std::vector<ir::Type> &accTypes,
+                const std::string &lane, std::vector<ir::Stmt> &declared, std::vector<ir::Stmt> &guarded);
+
+// Types __shfl_xor_sync takes (rtcuda_lane_sum's).
+bool shuffleable(const ir::Type &t);
+
+// A row's body after its first reduction loop, as the lanes go on with it once every lane holds
+// that loop's results: further reductions (each combined into every lane), loops of independent
+// iterations (split), scalar steps (every lane), stores of one element (lane 0), then lane 0's
+// rest (LaneReductionPhases.cpp: softmax, layer norm). Null where the lanes would split no loop
+// after the first, or where one phase could see another lane's store unordered (then
+// splittableEpilogue may still split a last loop).
+struct RowPhaseInput {
+  ir::Expr guard, lane, lanes;                 // the row's guard, the lane, LANES
+  std::vector<std::string> accs;               // the first loop's results, held by every lane
+  std::vector<std::string> partials;           // their shared arrays
+  std::vector<std::string> firstLoads;         // arrays the first loop and its starts read
+  std::vector<ir::Stmt> locals;                // the scalars the lanes already hold (declarations)
+};
+struct RowPhases {
+  std::vector<ir::Stmt> declared;  // declarations hoisted before the first guarded block
+  std::vector<ir::Stmt> shared;    // the phases' partial-result arrays (shared memory)
+  std::vector<ir::Stmt> stmts;     // the code after the first loop's combine
+  std::string remark;
+};
+std::optional<RowPhases> rowPhases(const ir::Kernel &k, const std::vector<ir::Stmt> &after,
+                                   const RowPhaseInput &in);
 
 }  // namespace rtcuda

@@ -111,29 +111,64 @@ bool independentIterations(const Kernel &k, const Stmt &loop,
 }
 
 Stmt splittableEpilogue(const Kernel &k, const std::vector<Stmt> &after,
-                        const std::vector<std::string> &accs) {
+                        const std::vector<std::string> &accs, std::vector<Stmt> &steps) {
+  steps.clear();
   if (after.empty()) return nullptr;
   const Stmt &loop = after.back();
   int64_t step = 0;
   if (loop->kind != StmtKind::For || loop->loopKind != LoopKind::Serial ||
       !isConst(loop->step, &step) || step != 1)
     return nullptr;
-  Effects pre;
+  // Scalar steps (`s = sqrtf(s)`, `float r = 1 / s`): they set a scalar from the sums, the
+  // kernel's parameters, arrays it never writes and other such steps. Every lane may run them
+  // once it holds the sums, so the loop may read what they set.
+  std::vector<bool> scalarStep(after.size() - 1, false);
+  std::vector<Effects> effects;
   for (size_t s = 0; s + 1 < after.size(); ++s) {
-    Effects e = effectsOf(after[s]);
-    pre.scalars.insert(e.scalars.begin(), e.scalars.end());
+    effects.push_back(effectsOf(after[s]));
+    const Stmt &st = after[s];
+    const Effects &e = effects.back();
+    bool readOnly = true;
+    for (const std::string &a : e.loaded) readOnly &= !storesTo(k.body, a);
+    scalarStep[s] = ((st->kind == StmtKind::Decl && !st->arraySize && !st->shared) || st->kind == StmtKind::Assign) &&
+                    e.stored.empty() && readOnly && !e.other;
+  }
+  // A step reads no scalar another kind of statement sets, and sets none that one sets.
+  for (bool changed = true; changed;) {
+    changed = false;
+    std::set<std::string> lane0;
+    for (size_t s = 0; s < scalarStep.size(); ++s)
+      if (!scalarStep[s]) lane0.insert(effects[s].scalars.begin(), effects[s].scalars.end());
+    for (size_t s = 0; s < scalarStep.size(); ++s) {
+      bool clash = false;
+      for (const std::string &v : effects[s].vars) clash |= lane0.count(v) > 0;
+      for (const std::string &v : effects[s].scalars) clash |= lane0.count(v) > 0;
+      if (scalarStep[s] && clash) scalarStep[s] = false, changed = true;
+    }
+  }
+  Effects pre;
+  std::set<std::string> stepScalars;
+  for (size_t s = 0; s + 1 < after.size(); ++s) {
+    const Effects &e = effects[s];
+    (scalarStep[s] ? stepScalars : pre.scalars).insert(e.scalars.begin(), e.scalars.end());
     pre.stored.insert(e.stored.begin(), e.stored.end());
     pre.loaded.insert(e.loaded.begin(), e.loaded.end());
     pre.other |= e.other;
+    if (scalarStep[s]) steps.push_back(after[s]);
   }
   Effects body = effectsOf(loop->body);
   if (pre.other || body.other) return nullptr;
-  // Lane 0 alone sets pre's scalars: the loop reads none of them (nor its bounds).
+  // Lane 0 alone sets pre's other scalars: the loop reads none of them (nor its bounds).
   std::set<std::string> read = body.vars;
   for (const Expr &e : {loop->min, loop->end})
     for (const std::string &v : varsOf(e)) read.insert(v);
-  for (const std::string &v : read)
+  bool readsSteps = false;
+  for (const std::string &v : read) {
     if (pre.scalars.count(v)) return nullptr;
+    readsSteps |= stepScalars.count(v) > 0;
+  }
+  // Only the steps the loop needs are run again: none, where it reads none.
+  if (!readsSteps) steps.clear();
   // Lane 0's pre runs beside the other lanes' loop: pre touches nothing the loop stores.
   for (const std::string &a : body.stored)
     if (pre.stored.count(a) || pre.loaded.count(a)) return nullptr;

@@ -71,20 +71,28 @@ bool subscripts(const std::vector<Expr> &indices, const std::string &batch,
 }
 
 // Every load of `value` that depends on x or y reads [b][x][y] or [x][b][y] ([x][y] without a
-// batch).
-bool readsTransposed(const Expr &value, const std::string &b, const std::string &x,
-                     const std::string &y) {
-  bool ok = true, any = false;
+// batch: transposed, returned), or the element the store writes ([y][x]: `along`, set where
+// there is one); at least one transposed. Null otherwise.
+std::vector<Expr> transposedReads(const Expr &value, const std::string &b, const std::string &x,
+                                  const std::string &y, bool &along) {
+  bool ok = true;
+  std::vector<Expr> reads;
+  along = false;
   visitExpr(value, [&](const Expr &n) {
     if (n->kind != ExprKind::Load) return;
     bool depends = false;
     for (const Expr &i : n->operands) depends |= mentions(i, x) || mentions(i, y);
     if (!depends) return;
-    bool xy = subscripts(n->operands, b, x, y);
-    ok &= xy;
-    any |= xy;
+    if (subscripts(n->operands, b, y, x)) {
+      along = true;
+      return;
+    }
+    if (!subscripts(n->operands, b, x, y)) ok = false;
+    bool seen = false;
+    for (const Expr &r : reads) seen |= equal(r, n);
+    if (!seen) reads.push_back(n);
   });
-  return ok && any;
+  return ok ? reads : std::vector<Expr>{};
 }
 
 // Tile (tx, ty) holds iterations of a triangle, sign * (tx - ty) >= 0, read off one conjunct
@@ -223,7 +231,11 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   if (x != p && x != q) return k;
   // The stored array may be read (in place: A[y][x] = A[x][y] over a triangle): the loops are
   // parallel, so no iteration reads what another writes, and each reads before it writes.
-  if (!subscripts(st->indices, b, y, x) || !readsTransposed(st->value, b, x, y)) return k;
+  bool along = false;
+  const std::vector<Expr> transposed = transposedReads(st->value, b, x, y, along);
+  // Reads along the store too (C[y][x] = A[y][x] + B[x][y]): one tile per transposed read, the
+  // value computed in the second step, where the other reads are coalesced. At most 4 tiles.
+  if (!subscripts(st->indices, b, y, x) || transposed.empty() || (along && transposed.size() > 4)) return k;
   std::vector<Stmt> loops{outer, inner};
   if (batch) loops.push_back(batch);
   for (const Stmt &l : loops)
@@ -256,23 +268,42 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
                    block({decl(r, kInt, add(var(r0), row0)), xDecl, yDecl,
                           ifThen(land(lt(var(r), tile), inRange), body)}));
   };
-  // Read: rows of the tile along x, threads along y (A[x][y] coalesced).
+  // Read: rows of the tile along x, threads along y (A[x][y] coalesced). With reads along the
+  // store too, each transposed read into a tile of its own.
+  std::vector<std::string> tileNames{tileName};
+  for (size_t t = 1; along && t < transposed.size(); ++t) tileNames.push_back(freshName(k, "tile" + std::to_string(t + 1)));
+  std::vector<Stmt> fills;
+  if (!along)
+    fills.push_back(store(tileName, {add(mul(var(r), pitch), col)}, "=",
+                          st->value->type == elem ? st->value : cast(elem, st->value)));
+  for (size_t t = 0; along && t < transposed.size(); ++t)
+    fills.push_back(store(tileNames[t], {add(mul(var(r), pitch), col)}, "=", transposed[t]));
   Stmt read = pass(withLoc(decl(x, xLoop->type, add(xBase, var(r))), xLoop->loc),
-                   withLoc(decl(y, yLoop->type, add(yBase, col)), yLoop->loc),
-                   store(tileName, {add(mul(var(r), pitch), col)}, "=",
-                         st->value->type == elem ? st->value : cast(elem, st->value)));
+                   withLoc(decl(y, yLoop->type, add(yBase, col)), yLoop->loc), block(fills));
   // Write: rows of the tile along y, threads along x (B[y][x] coalesced).
   auto written = std::make_shared<StmtNode>(*st);
   written->value = load(tileName, {add(mul(col, pitch), var(r))}, elem);
+  if (along)
+    written->value = mapExpr(st->value, [&](const Expr &n) -> Expr {
+      for (size_t t = 0; t < transposed.size(); ++t)
+        if (n->kind == ExprKind::Load && equal(n, transposed[t]))
+          return load(tileNames[t], {add(mul(col, pitch), var(r))}, n->type);
+      return n;
+    });
   Stmt write = pass(withLoc(decl(y, yLoop->type, add(yBase, var(r))), yLoop->loc),
                     withLoc(decl(x, xLoop->type, add(xBase, col)), xLoop->loc), Stmt(written));
 
   auto tilesOf = [&](const Stmt &l) { return simplify(div(add(tripCount(l), intImm(kTile - 1)), tile)); };
   Expr yTiles = tilesOf(yLoop);
-  auto shared = std::make_shared<StmtNode>(*decl(tileName, elem, nullptr, intImm(kTile * kPitch)));
-  shared->shared = true;
-  std::vector<Stmt> body{comment("a 32 x 33 tile: read along '" + y + "', written along '" + x + "'"),
-                         shared};
+  std::vector<Stmt> body{comment(along ? "32 x 33 tiles of the transposed reads: filled along '" + y +
+                                             "', read along '" + x + "'"
+                                       : "a 32 x 33 tile: read along '" + y + "', written along '" + x + "'")};
+  for (size_t t = 0; t < tileNames.size(); ++t) {
+    auto shared = std::make_shared<StmtNode>(*decl(tileNames[t], along ? transposed[t]->type : elem, nullptr,
+                                                   intImm(kTile * kPitch)));
+    shared->shared = true;
+    body.push_back(Stmt(shared));
+  }
   std::vector<Stmt> step{read, barrier(), write, barrier()};
   Expr rows = yTiles;  // tile rows the grid's y dimension walks
   std::string walked = ty;
@@ -315,7 +346,10 @@ Kernel tiledTranspose(const Kernel &k, const PassContext &) {
   std::string at;
   for (const Expr &i : st->indices) at += "[" + i->name + "]";
   out.remarks.push_back("transpose: '" + st->name + at + "' is written from reads along '" + y +
-                        "' through a padded 32 x 33 tile in shared memory" +
+                        "' through " + (along ? std::to_string(tileNames.size()) + " padded 32 x 33 tile(s) " +
+                                                    "in shared memory, one per transposed read; its reads along '" +
+                                                    x + "' directly"
+                                              : "a padded 32 x 33 tile in shared memory") +
                         (batch ? ", one set of tiles per '" + b + "'" : ""));
   return out;
 }

@@ -28,15 +28,15 @@
 // CHECK-NEXT:   y[i] = alpha * sum + beta * y[i];
 // CHECK-NOT:  __syncthreads
 //
-// CUDA:      static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op) {
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_combine(T v, int lanes, T *slots, Op op, int all) {
 // CUDA-NEXT: #ifdef RTCUDA_EMU
 // CUDA:          slots[threadIdx.x] = op(slots[threadIdx.x], slots[threadIdx.x + (n + 1) / 2]);
 // CUDA:      #else
-// CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_down_sync(mask, v, w, lanes));
+// CUDA:        for (int w = lanes / 2; w > 0; w /= 2) v = op(v, __shfl_xor_sync(mask, v, w, lanes));
 // CUDA:        if (threadIdx.x % 32 == 0) slots[threadIdx.x / 32] = v;
 // CUDA:          for (int w = 1; w < lanes / 32; w++) v = op(v, slots[threadIdx.x / 32 + w]);
-// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots) {
-// CUDA-NEXT:   return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add());
+// CUDA:      static __device__ __forceinline__ T rtcuda_lane_sum(T v, int lanes, T *slots, int all = 0) {
+// CUDA-NEXT:   return rtcuda_lane_combine(v, lanes, slots, rtcuda_lane_add(), all);
 //
 // PARAMS: // LANES: search space 1, 2, 4, 8, 16, 32
 // PARAMS: #define GEMV_LANES 32

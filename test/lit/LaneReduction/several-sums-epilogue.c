@@ -7,7 +7,12 @@
 // the shared-memory tree; gs4, gramschmidt's kernel 4: columns, the warps split the column
 // update, R[k][j] read as the sum; `parallel_loops: 1` keeps it one kernel, which Fission
 // otherwise splits: test/lit/Fission/column-update.c); rowscan's loop after the sum carries a dependence and stays
-// lane 0's. Verified at odd and prime sizes (rows of 1 and 7, shorter than a warp) and several
+// lane 0's. Scalar steps between the sum and the shared loop (colnorm's `s = sqrtf(s)`,
+// rowstep's `float r = 1.0f / (s + 1)`: scalars set from the sums, the parameters and arrays the
+// kernel never writes) are run again by every lane after it takes the sums, so the lanes still
+// split the loop that reads them (session 20; before, lane 0, the block's first warp, walked the
+// column alone). Planted: without colnorm's step in the shared block, verify reports 142932
+// mismatches. Verified at odd and prime sizes (rows of 1 and 7, shorter than a warp) and several
 // tuning points. Planted: every lane taking the sum from its own slot instead of lane 0's
 // (firstSlot = threadIdx.x) makes verify report 329919 mismatches.
 // RUN: rm -rf %t && split-file %s %t
@@ -77,6 +82,28 @@
 // CHECK-NEXT:     R_sum = R_sum_lanes[(int)threadIdx.x % 32];
 // CHECK-NEXT:     for (int i = lane; i < m; i += GS4_BLOCKSIZE / 32) {
 // CHECK-NEXT:       A[i * n + j] = A[i * n + j] - Q[i * n + k] * R_sum;
+// CHECK-LABEL: IR after LaneReduction (kernel colnorm)
+// CHECK:        if (j < m && lane == 0) {
+// CHECK:          s_lanes[(int)threadIdx.x] = s;
+// CHECK-NEXT:     s = sqrtf(s);
+// CHECK-NEXT:   }
+// CHECK-NEXT:   __syncthreads();
+// CHECK-NEXT:   if (j < m) {
+// CHECK-NEXT:     s = s_lanes[(int)threadIdx.x % 32];
+// CHECK-NEXT:     s = sqrtf(s);
+// CHECK-NEXT:     for (int i = lane; i < n; i += COLNORM_BLOCKSIZE / 32) {
+// CHECK-NEXT:       A[i * m + j] /= s;
+// CHECK-LABEL: IR after LaneReduction (kernel rowstep)
+// CHECK:          w = (w + 1) / 2;
+// CHECK:        if (i < n && lane == 0) {
+// CHECK-NEXT:     r = 1.0f / (s + 1);
+// CHECK-NEXT:     y[i] = r;
+// CHECK-NEXT:   }
+// CHECK-NEXT:   if (i < n) {
+// CHECK-NEXT:     s = s_lanes[(int)threadIdx.x - lane];
+// CHECK-NEXT:     r = 1.0f / (s + 1);
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
+// CHECK-NEXT:       B[i * m + j] = A[i * m + j] * r;
 //
 // REMARK: partial sums of 'tmp_sum', 'y_sum' by warp shuffles [-Rpass=LaneReduction]
 // REMARK: partial sums of 's_sum', 'q_sum' in shared memory [-Rpass=LaneReduction]
@@ -84,10 +111,13 @@
 // REMARK: partial sums of 's' in shared memory; the lanes split loop 'j' after it
 // REMARK: partial sums of 's' by warp shuffles [-Rpass=LaneReduction]
 // REMARK: partial sums of 'R_sum' in shared memory; the warps split loop 'i' after it
+// REMARK: partial sums of 's' in shared memory; the warps split loop 'i' after it
+// REMARK: partial sums of 's' in shared memory; the lanes split loop 'j' after it
 //
-// VERIFY: verified 6 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 4 size(s): 0 mismatch(es)
+// VERIFY: verified 8 kernel(s) at {{[1-9][0-9]*}} parameter point(s) and 4 size(s): 0 mismatch(es)
 
 //--- kernel.c
+#include <math.h>
 void gesummv(int n, float alpha, float beta, const float A[n][n], const float B[n][n], float tmp[n], const float x[n], float y[n]) {
   for (int i = 0; i < n; i++) {
     tmp[i] = 0.0f;
@@ -146,6 +176,29 @@ void gs4(int m, int n, int k, float A[m][n], float R[n][n], const float Q[m][n])
       A[i][j] = A[i][j] - Q[i][k] * R[k][j];
   }
 }
+/* A column's norm, then the column divided by it. */
+void colnorm(int n, int m, float A[n][m]) {
+  for (int j = 0; j < m; j++) {
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+      s += A[i][j] * A[i][j];
+    s = sqrtf(s);
+    for (int i = 0; i < n; i++)
+      A[i][j] /= s;
+  }
+}
+/* A row's sum of shorts (the shared-memory tree), a step read by the shared loop, and a store. */
+void rowstep(int n, int m, const short A[n][m], float B[n][m], float y[n]) {
+  for (int i = 0; i < n; i++) {
+    short s = 0;
+    for (int j = 0; j < m; j++)
+      s += A[i][j];
+    float r = 1.0f / (s + 1);
+    y[i] = r;
+    for (int j = 0; j < m; j++)
+      B[i][j] = A[i][j] * r;
+  }
+}
 //--- config.yaml
 kernel_files: [kernel.c]
 kernels:
@@ -156,3 +209,5 @@ kernels:
   - rowscan
   - name: gs4
     parallel_loops: 1
+  - colnorm
+  - rowstep

@@ -1,0 +1,224 @@
+// LaneReduction's later phases: a row's body that goes on after its first reduction loop with
+// more of them. A softmax takes a row's maximum, then the sum of exp(x - max), then writes every
+// element; a layer norm sums, divides, sums squares of differences, then writes. LaneReduction
+// alone splits the first loop among the row's lanes and leaves the rest to lane 0, so two of the
+// three walks of the row ran on one thread. Here every lane takes the first loop's results
+// (the combine hands them to all the row's lanes), and the body goes on as a list of phases:
+//
+//   scalar steps (`mean /= cols`, `float s = 0`)     every lane, the same values
+//   a reduction loop into scalars set just before it  split among the lanes, combined into all
+//   a loop of independent iterations (`Y[i][j] = ..`) split among the lanes
+//   a store of one element (`out[i] = s`)             lane 0
+//   anything else, and all after it                   lane 0, as LaneReduction leaves it
+//
+// Lanes of one row meet only in the combines. So a phase may read an array that another phase
+// stores only where a combine lies between them, the reader first (the in-place layer norm
+// reads its row twice, then overwrites it); one phase at most stores each array. Otherwise the
+// kernel keeps LaneReduction's single loop. docs/passes/LaneReduction.md, "Rows of several
+// phases".
+#include "LaneReduction.h"
+#include "rtcuda/IR/Mutate.h"
+#include "rtcuda/IR/Simplify.h"
+#include "rtcuda/Transforms/Pass.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rtcuda {
+
+using namespace ir;
+
+namespace {
+
+enum class PhaseKind { Reduce, Split, Store, Tail };
+
+struct Phase {
+  PhaseKind kind;
+  std::vector<Stmt> before;  // scalar steps every lane runs first (Tail: its statements)
+  Stmt stmt;                 // the loop or the store
+  std::vector<std::string> accs, ops;
+  std::set<std::string> loads, stores;  // the kernel's arrays
+  bool combine = false;                 // ends with the lanes' combine
+};
+
+void effectsInto(const Kernel &k, const Stmt &s, Phase &p, bool &other) {
+  visitStmt(s, [&](const Stmt &n) {
+    if (n->kind == StmtKind::Store && k.findParam(n->name)) p.stores.insert(n->name);
+    if (n->kind == StmtKind::Break || n->kind == StmtKind::Continue || n->kind == StmtKind::Barrier ||
+        n->kind == StmtKind::While)
+      other = true;
+  }, [&](const Expr &e) {
+    visitExpr(e, [&](const Expr &n) {
+      if (n->kind == ExprKind::Load && k.findParam(n->name)) p.loads.insert(n->name);
+      if (n->kind == ExprKind::Call && n->name.rfind("atomic", 0) == 0) other = true;
+    });
+  });
+}
+
+// A step every lane may run: it declares or sets a scalar the lanes hold, stores nothing.
+bool scalarStep(const Kernel &k, const Stmt &s, const std::set<std::string> &held) {
+  if (s->kind == StmtKind::Comment) return true;
+  bool ok = (s->kind == StmtKind::Decl && !s->arraySize && !s->shared && !held.count(s->name)) ||
+            (s->kind == StmtKind::Assign && held.count(s->name));
+  if (!ok) return false;
+  Phase p{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, false};
+  bool other = false;
+  effectsInto(k, s, p, other);
+  return !other;
+}
+
+bool serialUnitLoop(const Stmt &s) {
+  int64_t step = 0;
+  return s->kind == StmtKind::For && s->loopKind == LoopKind::Serial && isConst(s->step, &step) && step == 1;
+}
+
+// One phase stores each array; a phase reading an array another stores comes before it with a
+// combine between (the combine orders every lane's reads before any lane's stores).
+bool ordered(const std::vector<Phase> &phases) {
+  std::map<std::string, size_t> storer;
+  for (size_t p = 0; p < phases.size(); ++p)
+    for (const std::string &a : phases[p].stores)
+      if (!storer.emplace(a, p).second) return false;
+  for (size_t q = 0; q < phases.size(); ++q)
+    for (const std::string &a : phases[q].loads) {
+      auto it = storer.find(a);
+      if (it == storer.end() || it->second == q) continue;
+      if (q > it->second) return false;
+      bool combined = false;
+      for (size_t c = q; c < it->second; ++c) combined |= phases[c].combine;
+      if (!combined) return false;
+    }
+  return true;
+}
+
+Stmt laneStrided(const Stmt &loop, const RowPhaseInput &in) {
+  auto strided = std::make_shared<StmtNode>(*loop);
+  strided->min = add(loop->min, in.lane);
+  strided->step = in.lanes;
+  return Stmt(strided);
+}
+
+}  // namespace
+
+std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &after,
+                                   const RowPhaseInput &in) {
+  std::map<std::string, Type> held;  // the scalars every lane holds, and their types
+  for (const Stmt &d : in.locals) held[d->name] = d->type;
+  auto heldNames = [&] {
+    std::set<std::string> names;
+    for (const auto &[n, t] : held) names.insert(n);
+    return names;
+  };
+  Phase first{PhaseKind::Reduce, {}, nullptr, {}, {}, {}, {}, true};
+  first.loads.insert(in.firstLoads.begin(), in.firstLoads.end());
+  std::vector<Phase> phases{first};
+  std::vector<Stmt> segment;
+  size_t p = 0;
+  int reductions = 0, splits = 0;
+  bool other = false;
+  for (; p < after.size(); ++p) {
+    const Stmt &s = after[p];
+    if (scalarStep(k, s, heldNames())) {
+      if (s->kind == StmtKind::Decl) held[s->name] = s->type;
+      segment.push_back(s);
+      continue;
+    }
+    Phase phase{PhaseKind::Tail, segment, s, {}, {}, {}, {}, false};
+    for (const Stmt &b : segment) effectsInto(k, b, phase, other);
+    effectsInto(k, s, phase, other);
+    if (other) return std::nullopt;
+    if (serialUnitLoop(s)) {
+      std::vector<std::string> names;
+      for (const auto &[n, t] : held) names.push_back(n);
+      phase.accs = updatedBy(s, segment, names, phase.ops);
+      bool reduce = !phase.accs.empty() && addsInto(k, s, phase.accs, phase.ops) &&
+                    startsReadNoSum(segment, phase.accs);
+      for (const std::string &a : phase.accs) reduce &= held.count(a) && shuffleable(held[a]);
+      bool storesInLoop = false;
+      visitStmt(s->body, [&](const Stmt &n) { storesInLoop |= n->kind == StmtKind::Store; });
+      if (reduce && !storesInLoop) {
+        phase.kind = PhaseKind::Reduce;
+        phase.combine = true;
+        ++reductions;
+      } else if (independentIterations(k, s, {})) {
+        phase.kind = PhaseKind::Split;
+        phase.accs.clear();
+        phase.ops.clear();
+        ++splits;
+      } else {
+        break;
+      }
+    } else if (s->kind == StmtKind::Store && k.findParam(s->name)) {
+      phase.kind = PhaseKind::Store;
+    } else {
+      break;
+    }
+    phases.push_back(phase);
+    segment.clear();
+  }
+  Phase tail{PhaseKind::Tail, segment, nullptr, {}, {}, {}, {}, false};
+  tail.before.insert(tail.before.end(), after.begin() + p, after.end());
+  for (const Stmt &s : tail.before) effectsInto(k, s, tail, other);
+  phases.push_back(tail);
+  // Nothing for the lanes to split: lane 0's, as LaneReduction leaves it.
+  if (reductions == 0 && splits == 0) return std::nullopt;
+  if (!ordered(phases)) return std::nullopt;
+
+  RowPhases out;
+  Expr blockSize = var(k.macro("BLOCKSIZE"));
+  Expr lane0 = binary("==", in.lane, intImm(0));
+  std::map<std::string, std::string> partialOf;
+  for (size_t a = 0; a < in.accs.size(); ++a) partialOf[in.accs[a]] = in.partials[a];
+  std::string said;
+  for (size_t q = 1; q < phases.size(); ++q) {
+    Phase &ph = phases[q];
+    std::vector<Type> types;
+    for (const std::string &a : ph.accs) types.push_back(held[a]);
+    std::vector<Stmt> guarded;
+    if (ph.kind == PhaseKind::Tail) {
+      if (!ph.before.empty()) out.stmts.push_back(ifThen(land(in.guard, lane0), block(ph.before)));
+      continue;
+    }
+    startLanes(ph.before, ph.accs, ph.ops, types, in.lane->name, out.declared, guarded);
+    if (ph.kind == PhaseKind::Store) {
+      if (!guarded.empty()) out.stmts.push_back(ifThen(in.guard, block(guarded)));
+      out.stmts.push_back(ifThen(land(in.guard, lane0), ph.stmt));
+      said += std::string(said.empty() ? "" : ", ") + "a store by lane 0";
+      continue;
+    }
+    guarded.push_back(laneStrided(ph.stmt, in));
+    out.stmts.push_back(ifThen(in.guard, block(guarded)));
+    std::string names;
+    for (const std::string &a : ph.accs) names += (names.empty() ? "'" : ", '") + a + "'";
+    said += std::string(said.empty() ? "" : ", ") + "loop '" + ph.stmt->name + "'" +
+            (ph.kind == PhaseKind::Reduce ? " (combining " + names + ")" : "");
+    if (ph.kind != PhaseKind::Reduce) continue;
+    std::string plain;
+    for (const std::string &a : ph.accs) plain += (plain.empty() ? "" : ", ") + a;
+    const bool sums = std::all_of(ph.ops.begin(), ph.ops.end(), [](const std::string &o) { return o == "+"; });
+    out.stmts.push_back(comment("combine the lanes' " + std::string(sums ? "partial sums" : "partial results") + " of " + plain +
+                                " into every lane (warp shuffles)"));
+    std::vector<Stmt> zeros;
+    for (size_t a = 0; a < ph.accs.size(); ++a)
+      zeros.push_back(assign(ph.accs[a], "=", types[a].isFloat() ? floatImm(0, types[a])
+                                                                  : cast(types[a], intImm(0))));
+    out.stmts.push_back(ifThen(unary("!", in.guard), block(zeros)));
+    for (size_t a = 0; a < ph.accs.size(); ++a) {
+      const std::string &acc = ph.accs[a];
+      if (!partialOf.count(acc)) {
+        partialOf[acc] = freshName(k, acc + "_lanes");
+        auto array = std::make_shared<StmtNode>(*decl(partialOf[acc], types[a], nullptr, blockSize));
+        array->shared = true;
+        out.shared.push_back(Stmt(array));
+      }
+      const std::string fn = ph.ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ph.ops[a];
+      out.stmts.push_back(assign(acc, "=", call(fn, {var(acc, types[a]), in.lanes, var(partialOf[acc]), intImm(1)},
+                                                types[a])));
+    }
+  }
+  out.remark = "; every lane takes the results and the lanes go on with " + said;
+  return out;
+}
+
+}  // namespace rtcuda
