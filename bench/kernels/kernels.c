@@ -859,3 +859,30 @@ void bmm(int batch, int n, int m, int p, const float A[restrict batch][n][p], co
                 C[b][i][j] = s;
             }
 }
+
+/* A column's norm, then the column divided by it (in place). */
+void colnorm(int rows, int cols, float A[restrict rows][cols])
+{
+    for (int j = 0; j < cols; j++) {
+        float s = 0.0f;
+        for (int i = 0; i < rows; i++)
+            s += A[i][j] * A[i][j];
+        s = sqrtf(s);
+        for (int i = 0; i < rows; i++)
+            A[i][j] /= s;
+    }
+}
+
+/* RMS norm of each row with a weight per column. */
+void rmsnorm(int rows, int cols, const float X[restrict rows][cols], const float w[restrict cols],
+             float Y[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float ss = 0.0f;
+        for (int j = 0; j < cols; j++)
+            ss += X[i][j] * X[i][j];
+        float r = 1.0f / sqrtf(ss / cols + 1e-6f);
+        for (int j = 0; j < cols; j++)
+            Y[i][j] = X[i][j] * r * w[j];
+    }
+}

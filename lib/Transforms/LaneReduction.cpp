@@ -428,7 +428,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   // (LaneReductionPhases.cpp).
   std::optional<RowPhases> phases;
   if (shuffles && !found->stores) {
-    RowPhaseInput in{guardCond, laneVar, lanes, accs, partials, {}, declared};
+    RowPhaseInput in{guardCond, laneVar, lanes, loop, accs, partials, {}, declared};
     for (size_t a = 0; a < accs.size(); ++a) in.locals.push_back(decl(accs[a], accTypes[a]));
     for (size_t s = 0; s <= l; ++s)
       visitStmt(body[s], nullptr, [&](const Expr &e) {
@@ -437,6 +437,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
         });
       });
     phases = rowPhases(k, after, in);
+    if (phases && phases->cached) guardedBefore.back() = phases->cached(guardedBefore.back());
   }
   std::vector<Stmt> steps;  // scalar steps every lane runs again before the shared loop
   Stmt shared = phases ? nullptr : splittableEpilogue(k, after, accs, steps);
@@ -497,6 +498,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     out.push_back(Stmt(array));
   }
   if (phases) out.insert(out.end(), phases->shared.begin(), phases->shared.end());
+  if (phases) out.insert(out.end(), phases->fill.begin(), phases->fill.end());
   out.push_back(ifThen(guardCond, block(guardedBefore)));
   Expr lane0 = binary("==", laneVar, intImm(0));
   // The first lane's slot of this thread's row (rows) or column (columns).
@@ -590,6 +592,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   // A block a long row by default: on an H100 gesummv at 1031 x 65537 ran 1.26x its two sgemv
   // calls against 0.60x with a warp a row (bench/results/h100-2026-11-25-s13-rows-2).
   if (tripOfParams) result.tuning.push_back({"ROW_BLOCK", k.macro("ROW_BLOCK"), {0, 1}, 1});
+  if (phases && phases->cached) result.tuning.push_back({"ROW_CACHE", k.macro("ROW_CACHE"), {0, 1}, 1});
   result.remarks.push_back("lanes: " + k.macro("LANES") + " threads " +
                            (tripOfParams ? "(with " + k.macro("ROW_BLOCK") + " 1 the block's, where '" +
                                                loop->name + "' has at least 16 iterations a thread) " : "") +

@@ -4,6 +4,7 @@
 
 #include "rtcuda/IR/IR.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,6 +84,7 @@ bool shuffleable(const ir::Type &t);
 // splittableEpilogue may still split a last loop).
 struct RowPhaseInput {
   ir::Expr guard, lane, lanes;                 // the row's guard, the lane, LANES
+  ir::Stmt firstLoop;                          // the first reduction loop, as written
   std::vector<std::string> accs;               // the first loop's results, held by every lane
   std::vector<std::string> partials;           // their shared arrays
   std::vector<std::string> firstLoads;         // arrays the first loop and its starts read
@@ -93,6 +95,12 @@ struct RowPhases {
   std::vector<ir::Stmt> shared;    // the phases' partial-result arrays (shared memory)
   std::vector<ir::Stmt> stmts;     // the code after the first loop's combine
   std::string remark;
+  // A row read by several phases, staged once in shared memory where it fits
+  // (LaneReductionPhases.cpp, "row cache"): `fill` copies it (before the first guarded block,
+  // ending with a barrier every thread reaches), and `cached` gives a phase's loop its two
+  // forms (the copy's, or the array's where the rows do not fit); null `cached` without one.
+  std::vector<ir::Stmt> fill;
+  std::function<ir::Stmt(const ir::Stmt &)> cached;
 };
 std::optional<RowPhases> rowPhases(const ir::Kernel &k, const std::vector<ir::Stmt> &after,
                                    const RowPhaseInput &in);

@@ -3,30 +3,46 @@
 // and the lanes split the later reduction loops and the loops of independent iterations, while
 // scalar steps run in every lane and single stores in lane 0. Before, every loop after the first
 // ran on lane 0 alone (a softmax walked two of its three passes over the row on one thread).
+// An array that two or more of the loops read along the row and nothing writes (softmax's and
+// scale_row's X) is copied once into shared memory where the block's rows fit (X_cached), each
+// loop in two forms; the in-place layer norm writes X and keeps reading it.
 // Kept as they were: a later loop that reads what an earlier split loop stored with no combine
 // between (prefix: lane 0 walks it), and the column mapping's last loop (splittableEpilogue:
 // the warps take the sums through shared memory). A row's single last loop (scale_row) now takes
 // the sums from the combine itself, not through a slot and a barrier. Planted bugs caught by verify
 // (sizes 1, 7, 37, 101): softmax's sum combined into lane 0 only (its `1` made `0`: 86482
 // mismatches), the layer norm's variance loop started at 0 in every lane (`+ lane` removed:
-// 107494).
+// 107494), softmax's copy filled from lane + 1 (its first element never copied: 45638).
 // RUN: rm -rf %t && split-file %s %t
 // RUN: %rtcuda translate %t/config.yaml -o %t/out --print-after=LaneReduction | FileCheck %s
 // RUN: %rtcuda verify %t/out --seed 7 --sizes 1,7,37,101 | FileCheck --check-prefix=VERIFY %s
 // RUN: %rtcuda verify %t/out --seed 7 --size n=3 --size m=4099 --max-points 6 --no-race-check | FileCheck --check-prefix=VERIFY %s
+// RUN: %rtcuda verify %t/out --seed 7 --size n=3 --size m=11111 --max-points 6 --no-race-check | FileCheck --check-prefix=VERIFY %s
 //
 // CHECK-LABEL: IR after LaneReduction (kernel softmax)
+// CHECK:      int X_cached = SOFTMAX_ROW_CACHE && m <= (-(16 * SOFTMAX_BLOCKSIZE) + 48128) / 4 / (SOFTMAX_BLOCKSIZE / lanes);
+// CHECK:      __shared__ float X_row[(-(16 * SOFTMAX_BLOCKSIZE) + 48128) / 4];
+// CHECK:      if (i < n && X_cached) {
+// CHECK-NEXT:   for (int j_ = lane; j_ < m; j_ += lanes) {
+// CHECK-NEXT:     X_row[(int)threadIdx.x / lanes * m + j_] = X[i * m + j_];
+// CHECK:      __syncthreads();
 // CHECK:      mx = rtcuda_lane_max(mx, lanes, mx_lanes, 1);
 // CHECK-NEXT: if (i < n) {
 // CHECK-NEXT:   s = 0.0f;
-// CHECK-NEXT:   for (int j = lane; j < m; j += lanes) {
-// CHECK-NEXT:     s += expf(X[i * m + j] - mx);
+// CHECK-NEXT:   if (X_cached) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
+// CHECK-NEXT:       s += expf(X_row[(int)threadIdx.x / lanes * m + j] - mx);
 // CHECK:      // combine the lanes' partial sums of s into every lane (warp shuffles)
 // CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes, 1);
 // CHECK-NEXT: if (i < n) {
-// CHECK-NEXT:   for (int j = lane; j < m; j += lanes) {
-// CHECK-NEXT:     Y[i * m + j] = expf(X[i * m + j] - mx) / s;
+// CHECK-NEXT:   if (X_cached) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
+// CHECK-NEXT:       Y[i * m + j] = expf(X_row[(int)threadIdx.x / lanes * m + j] - mx) / s;
+// CHECK:        } else {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
+// CHECK-NEXT:       Y[i * m + j] = expf(X[i * m + j] - mx) / s;
 // CHECK-LABEL: IR after LaneReduction (kernel layernorm_inplace)
+// CHECK-NOT:  _row
 // CHECK:      mean = rtcuda_lane_sum(mean, lanes, mean_lanes, 1);
 // CHECK-NEXT: if (i < n) {
 // CHECK-NEXT:   mean /= m;
@@ -44,8 +60,9 @@
 // CHECK-LABEL: IR after LaneReduction (kernel scale_row)
 // CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes, 1);
 // CHECK-NEXT: if (i < n) {
-// CHECK-NEXT:   for (int j = lane; j < m; j += lanes) {
-// CHECK-NEXT:     Y[i * m + j] = X[i * m + j] * s;
+// CHECK-NEXT:   if (X_cached) {
+// CHECK-NEXT:     for (int j = lane; j < m; j += lanes) {
+// CHECK-NEXT:       Y[i * m + j] = X_row[(int)threadIdx.x / lanes * m + j] * s;
 // CHECK-LABEL: IR after LaneReduction (kernel col_update)
 // CHECK:      R_lanes[(int)threadIdx.x] = R;
 // CHECK:      __syncthreads();
