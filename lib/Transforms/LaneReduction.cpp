@@ -25,8 +25,9 @@
 // each sum from zero. What follows the loop runs on lane 0, except a last loop of independent
 // iterations, which the lanes split once they all hold the sums (LaneReductionEpilogue.cpp:
 // gramschmidt's column update), and, for rows with shuffles, a body of further reductions,
-// loops and scalar steps that every lane goes on with (LaneReductionPhases.cpp: softmax). The sum is regrouped (LANES partial sums), as any
-// parallel reduction is; rtcuda verify checks it within its floating-point tolerance.
+// loops and scalar steps that every lane goes on with (LaneReductionPhases.cpp: softmax). The
+// sum is regrouped (LANES partial sums), as any parallel reduction is; rtcuda verify checks it
+// within its floating-point tolerance.
 // Maxima and minima too (`m = fmaxf(m, v)`, fmax, max, and the min forms): every lane starts
 // from the initial value (taking it twice changes no maximum) and the lanes combine with max or
 // min, which for floating point ignores NaN as fmaxf does, so the result is the sequential one.

@@ -39,6 +39,7 @@ struct Phase {
   Stmt stmt;                 // the loop or the store
   std::vector<std::string> accs, ops;
   std::set<std::string> loads, stores;  // the kernel's arrays
+  std::set<std::string> stepLoads;      // what its scalar steps (`before`) read
   bool combine = false;                 // ends with the lanes' combine
 };
 
@@ -62,7 +63,7 @@ bool scalarStep(const Kernel &k, const Stmt &s, const std::set<std::string> &hel
   bool ok = (s->kind == StmtKind::Decl && !s->arraySize && !s->shared && !held.count(s->name)) ||
             (s->kind == StmtKind::Assign && held.count(s->name));
   if (!ok) return false;
-  Phase p{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, false};
+  Phase p{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, {}, false};
   bool other = false;
   effectsInto(k, s, p, other);
   return !other;
@@ -74,12 +75,18 @@ bool serialUnitLoop(const Stmt &s) {
 }
 
 // One phase stores each array; a phase reading an array another stores comes before it with a
-// combine between (the combine orders every lane's reads before any lane's stores).
+// combine between (the combine orders every lane's reads before any lane's stores); a phase's
+// scalar steps read nothing its own loop or store writes (every lane runs them while the others
+// may already be storing).
 bool ordered(const std::vector<Phase> &phases) {
   std::map<std::string, size_t> storer;
   for (size_t p = 0; p < phases.size(); ++p)
     for (const std::string &a : phases[p].stores)
       if (!storer.emplace(a, p).second) return false;
+  for (size_t p = 0; p < phases.size(); ++p)
+    if (phases[p].kind != PhaseKind::Tail)
+      for (const std::string &a : phases[p].stepLoads)
+        if (phases[p].stores.count(a)) return false;
   for (size_t q = 0; q < phases.size(); ++q)
     for (const std::string &a : phases[q].loads) {
       auto it = storer.find(a);
@@ -179,7 +186,7 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
     for (const auto &[n, t] : held) names.insert(n);
     return names;
   };
-  Phase first{PhaseKind::Reduce, {}, nullptr, {}, {}, {}, {}, true};
+  Phase first{PhaseKind::Reduce, {}, nullptr, {}, {}, {}, {}, {}, true};
   first.loads.insert(in.firstLoads.begin(), in.firstLoads.end());
   std::vector<Phase> phases{first};
   std::vector<Stmt> segment;
@@ -193,8 +200,11 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
       segment.push_back(s);
       continue;
     }
-    Phase phase{PhaseKind::Tail, segment, s, {}, {}, {}, {}, false};
+    Phase phase{PhaseKind::Tail, segment, s, {}, {}, {}, {}, {}, false};
     for (const Stmt &b : segment) effectsInto(k, b, phase, other);
+    Phase steps{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, {}, false};
+    for (const Stmt &b : segment) effectsInto(k, b, steps, other);
+    phase.stepLoads = steps.loads;
     effectsInto(k, s, phase, other);
     if (other) return std::nullopt;
     if (serialUnitLoop(s)) {
@@ -226,7 +236,7 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
     phases.push_back(phase);
     segment.clear();
   }
-  Phase tail{PhaseKind::Tail, segment, nullptr, {}, {}, {}, {}, false};
+  Phase tail{PhaseKind::Tail, segment, nullptr, {}, {}, {}, {}, {}, false};
   tail.before.insert(tail.before.end(), after.begin() + p, after.end());
   for (const Stmt &s : tail.before) effectsInto(k, s, tail, other);
   phases.push_back(tail);

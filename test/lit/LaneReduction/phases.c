@@ -5,7 +5,9 @@
 // ran on lane 0 alone (a softmax walked two of its three passes over the row on one thread).
 // An array that two or more of the loops read along the row and nothing writes (softmax's and
 // scale_row's X) is copied once into shared memory where the block's rows fit (X_cached), each
-// loop in two forms; the in-place layer norm writes X and keeps reading it.
+// loop in two forms; the in-place layer norm writes X and keeps reading it. A scalar step that
+// reads what its own phase's loop writes (stepread's t = Y[i][0]) keeps the body lane 0's: every
+// lane would run the step while others store.
 // Kept as they were: a later loop that reads what an earlier split loop stored with no combine
 // between (prefix: lane 0 walks it), and the column mapping's last loop (splittableEpilogue:
 // the warps take the sums through shared memory). A row's single last loop (scale_row) now takes
@@ -66,6 +68,10 @@
 // CHECK-LABEL: IR after LaneReduction (kernel col_update)
 // CHECK:      R_lanes[(int)threadIdx.x] = R;
 // CHECK:      __syncthreads();
+// CHECK-LABEL: IR after LaneReduction (kernel stepread)
+// CHECK:      s = rtcuda_lane_sum(s, lanes, s_lanes);
+// CHECK-NEXT: if (i < n && lane == 0) {
+// CHECK-NEXT:   t = Y[i * m];
 //
 // VERIFY: 0 mismatch(es)
 
@@ -134,6 +140,17 @@ void col_update(int n, int m, float A[n][m], const float q[n], float r[m]) {
       A[i][j] -= q[i] * R;
   }
 }
+/* A step that reads the row its loop then writes. */
+void stepread(int n, int m, const float X[n][m], float Y[n][m]) {
+  for (int i = 0; i < n; i++) {
+    float s = 0.0f;
+    for (int j = 0; j < m; j++)
+      s += X[i][j];
+    float t = Y[i][0];
+    for (int j = 0; j < m; j++)
+      Y[i][j] = X[i][j] * s + t;
+  }
+}
 //--- config.yaml
 kernel_files: [kernel.c]
-kernels: [softmax, layernorm_inplace, prefix, scale_row, col_update]
+kernels: [softmax, layernorm_inplace, prefix, scale_row, col_update, stepread]
