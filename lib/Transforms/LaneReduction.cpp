@@ -263,6 +263,30 @@ bool shuffleable(const Type &t) {
   return false;
 }
 
+Expr zeroOf(const Type &t) { return t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)); }
+
+Stmt laneStrided(const Stmt &loop, const Expr &lane, const Expr &lanes) {
+  auto strided = std::make_shared<StmtNode>(*loop);
+  strided->min = add(loop->min, lane);
+  strided->step = lanes;
+  return Stmt(strided);
+}
+
+std::vector<Stmt> shuffleCombine(const Expr &guard, const Expr &lanes, const std::vector<std::string> &accs,
+                                 const std::vector<std::string> &ops, const std::vector<Type> &types,
+                                 const std::vector<std::string> &partials, bool all) {
+  std::vector<Stmt> zeros, out;
+  for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(types[a])));
+  out.push_back(ifThen(unary("!", guard), block(zeros)));
+  for (size_t a = 0; a < accs.size(); ++a) {
+    std::vector<Expr> args{var(accs[a], types[a]), lanes, var(partials[a])};
+    if (all) args.push_back(intImm(1));
+    out.push_back(assign(accs[a], "=", call(ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ops[a],
+                                            args, types[a])));
+  }
+  return out;
+}
+
 bool startsReadNoSum(const std::vector<Stmt> &before, const std::vector<std::string> &accs) {
   // Lanes other than 0 start their sums from zero: nothing before the loop may read a sum
   // except the statements that set it.
@@ -294,8 +318,7 @@ void startLanes(const std::vector<Stmt> &before, const std::vector<std::string> 
       int64_t c = 1;
       if (init && isAcc && opOf(st->name) == "+" && !(isConst(init, &c) && c == 0) &&
           !(init->kind == ExprKind::FloatImm && init->floatValue == 0))
-        init = select(binary("==", var(lane), intImm(0)), init,
-                      st->type.isFloat() ? floatImm(0, st->type) : cast(st->type, intImm(0)));
+        init = select(binary("==", var(lane), intImm(0)), init, zeroOf(st->type));
       if (init) guarded.push_back(withLoc(assign(st->name, "=", init), st->loc));
     } else if (st->kind == StmtKind::Assign &&
                std::find(accs.begin(), accs.end(), st->name) != accs.end() && opOf(st->name) == "+") {
@@ -307,8 +330,7 @@ void startLanes(const std::vector<Stmt> &before, const std::vector<std::string> 
       const bool zero = st->op == "=" && ((isConst(value, &c) && c == 0) ||
                                           (value->kind == ExprKind::FloatImm && value->floatValue == 0));
       if (!zero)
-        value = select(binary("==", var(lane), intImm(0)), value,
-                       t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)));
+        value = select(binary("==", var(lane), intImm(0)), value, zeroOf(t));
       guarded.push_back(withLoc(assign(st->name, "=", value), st->loc));
     } else {
       guarded.push_back(st);
@@ -416,10 +438,7 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<Stmt> declared, guardedBefore;
   startLanes(std::vector<Stmt>(body.begin(), body.begin() + l), accs, ops, accTypes, lane, declared,
              guardedBefore);
-  auto strided = std::make_shared<StmtNode>(*loop);
-  strided->min = add(loop->min, laneVar);
-  strided->step = lanes;
-  guardedBefore.push_back(Stmt(strided));
+  guardedBefore.push_back(laneStrided(loop, laneVar, lanes));
 
   // What followed the loop: lane 0's, except a last loop the lanes may split once they all
   // hold the sums (LaneReductionEpilogue.cpp).
@@ -445,13 +464,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   Stmt shared = phases ? nullptr : splittableEpilogue(k, after, accs, steps);
   if (shared) {
     after.pop_back();
-    auto split = std::make_shared<StmtNode>(*shared);
-    split->min = add(shared->min, laneVar);
-    split->step = lanes;
-    shared = Stmt(split);
+    shared = laneStrided(shared, laneVar, lanes);
   }
   auto slotOf = [&](size_t a, Expr at) { return load(partials[a], {at}, accTypes[a]); };
-  auto zeroOf = [&](const Type &t) { return t.isFloat() ? floatImm(0, t) : cast(t, intImm(0)); };
   std::vector<Stmt> storeSlots, takeSlots, tree, combine;
   // acc op= v: `+=`, or `acc = max(acc, v)` (fmaxf's NaN rule for floating point).
   auto combineInto = [&](size_t a, Expr to, Expr v) -> std::pair<std::string, Expr> {
@@ -509,15 +524,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     // Rows: a row's LANES threads are neighbours in one warp (LANES divides 32); every thread
     // of the block reaches the sum, the threads past the end with zero.
     out.push_back(comment("combine the lanes' " + partialWord + " of " + plainNames + " (warp shuffles)"));
-    std::vector<Stmt> zeros;
-    for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(accTypes[a])));
-    out.push_back(ifThen(unary("!", guardCond), block(zeros)));
-    for (size_t a = 0; a < accs.size(); ++a) {
-      std::vector<Expr> args{var(accs[a], accTypes[a]), lanes, var(partials[a])};
-      if (phases) args.push_back(intImm(1));  // into every lane
-      out.push_back(assign(accs[a], "=", call(ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ops[a],
-                                              args, accTypes[a])));
-    }
+    // With later phases, into every lane.
+    for (const Stmt &st : shuffleCombine(guardCond, lanes, accs, ops, accTypes, partials, phases.has_value()))
+      out.push_back(st);
     if (shared) {
       // Lane 0 holds the sums: it shares them through its slots.
       out.push_back(ifThen(land(guardCond, lane0), block(storeSlots)));

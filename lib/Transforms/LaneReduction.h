@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,29 @@ void startLanes(const std::vector<ir::Stmt> &before, const std::vector<std::stri
 
 // Types __shfl_xor_sync takes (rtcuda_lane_sum's).
 bool shuffleable(const ir::Type &t);
+
+// Zero of a sum's type (0.0f, 0.0, (T)0).
+ir::Expr zeroOf(const ir::Type &t);
+
+// `loop` with its iterations dealt out to the lanes: from min + lane, step LANES.
+ir::Stmt laneStrided(const ir::Stmt &loop, const ir::Expr &lane, const ir::Expr &lanes);
+
+// The shuffle combine of a row's results (LANES neighbouring threads): the threads past the end
+// (`guard` false) take zero, then one rtcuda_lane_sum / _max / _min call each, every thread of
+// the block reaching it; with `all` every lane gets its group's result, else lane 0.
+std::vector<ir::Stmt> shuffleCombine(const ir::Expr &guard, const ir::Expr &lanes,
+                                     const std::vector<std::string> &accs,
+                                     const std::vector<std::string> &ops,
+                                     const std::vector<ir::Type> &types,
+                                     const std::vector<std::string> &partials, bool all);
+
+// What a statement does (LaneReductionEpilogue.cpp): the scalars it sets (declares, assigns,
+// loops over), the arrays it stores and loads, the variables it reads.
+struct Effects {
+  std::set<std::string> scalars, stored, loaded, vars;
+  bool other = false;  // a jump, a barrier, a while loop, an atomic
+};
+Effects effectsOf(const ir::Stmt &s);
 
 // A row's body after its first reduction loop, as the lanes go on with it once every lane holds
 // that loop's results: further reductions (each combined into every lane), loops of independent

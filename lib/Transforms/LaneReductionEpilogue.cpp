@@ -16,14 +16,6 @@ namespace rtcuda {
 
 using namespace ir;
 
-namespace {
-
-// Scalars `s` sets (assigns or declares) and arrays it stores into and loads from.
-struct Effects {
-  std::set<std::string> scalars, stored, loaded, vars;
-  bool other = false;  // a jump, a barrier, a while loop, an atomic
-};
-
 Effects effectsOf(const Stmt &s) {
   Effects e;
   visitStmt(s, [&](const Stmt &n) {
@@ -42,6 +34,8 @@ Effects effectsOf(const Stmt &s) {
   });
   return e;
 }
+
+namespace {
 
 bool sameIndices(const std::vector<Expr> &a, const std::vector<Expr> &b) {
   if (a.size() != b.size()) return false;

@@ -43,30 +43,24 @@ struct Phase {
   bool combine = false;                 // ends with the lanes' combine
 };
 
-void effectsInto(const Kernel &k, const Stmt &s, Phase &p, bool &other) {
-  visitStmt(s, [&](const Stmt &n) {
-    if (n->kind == StmtKind::Store && k.findParam(n->name)) p.stores.insert(n->name);
-    if (n->kind == StmtKind::Break || n->kind == StmtKind::Continue || n->kind == StmtKind::Barrier ||
-        n->kind == StmtKind::While)
-      other = true;
-  }, [&](const Expr &e) {
-    visitExpr(e, [&](const Expr &n) {
-      if (n->kind == ExprKind::Load && k.findParam(n->name)) p.loads.insert(n->name);
-      if (n->kind == ExprKind::Call && n->name.rfind("atomic", 0) == 0) other = true;
-    });
-  });
+// The kernel's arrays that `s` loads and stores, into `loads` and `stores`; `other` where it
+// jumps, waits at a barrier, loops with while or updates atomically.
+void effectsInto(const Kernel &k, const Stmt &s, std::set<std::string> &loads,
+                 std::set<std::string> &stores, bool &other) {
+  Effects e = effectsOf(s);
+  for (const std::string &a : e.loaded)
+    if (k.findParam(a)) loads.insert(a);
+  for (const std::string &a : e.stored)
+    if (k.findParam(a)) stores.insert(a);
+  other |= e.other;
 }
 
 // A step every lane may run: it declares or sets a scalar the lanes hold, stores nothing.
-bool scalarStep(const Kernel &k, const Stmt &s, const std::set<std::string> &held) {
+bool scalarStep(const Stmt &s, const std::map<std::string, Type> &held) {
   if (s->kind == StmtKind::Comment) return true;
   bool ok = (s->kind == StmtKind::Decl && !s->arraySize && !s->shared && !held.count(s->name)) ||
             (s->kind == StmtKind::Assign && held.count(s->name));
-  if (!ok) return false;
-  Phase p{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, {}, false};
-  bool other = false;
-  effectsInto(k, s, p, other);
-  return !other;
+  return ok && !effectsOf(s).other;
 }
 
 bool serialUnitLoop(const Stmt &s) {
@@ -149,10 +143,12 @@ std::optional<CachedRow> cachedRow(const Kernel &k, const std::vector<Stmt> &loo
     row.type = k.findParam(array)->type;
     bool ok = true;
     row.start = -1;
+    int uses = 0;
     for (const Stmt &l : loops) {
       Expr base = rowBase(l, array);
       int64_t min = 0;
       if (!base) continue;  // reads it otherwise, or not at all: that loop keeps the array
+      ++uses;
       if (!isConst(l->min, &min) || min < 0 || (row.base && !equal(row.base, base)) ||
           (row.end && !equal(row.end, l->end))) {
         ok = false;
@@ -161,19 +157,11 @@ std::optional<CachedRow> cachedRow(const Kernel &k, const std::vector<Stmt> &loo
       row.base = base, row.end = l->end;
       row.start = row.start < 0 ? min : std::min(row.start, min);
     }
-    int uses = 0;
-    for (const Stmt &l : loops) uses += rowBase(l, array) != nullptr;
     if (ok && uses >= 2 && row.type.bytes() > 0) return row;
   }
   return std::nullopt;
 }
 
-Stmt laneStrided(const Stmt &loop, const RowPhaseInput &in) {
-  auto strided = std::make_shared<StmtNode>(*loop);
-  strided->min = add(loop->min, in.lane);
-  strided->step = in.lanes;
-  return Stmt(strided);
-}
 
 }  // namespace
 
@@ -181,11 +169,6 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
                                    const RowPhaseInput &in) {
   std::map<std::string, Type> held;  // the scalars every lane holds, and their types
   for (const Stmt &d : in.locals) held[d->name] = d->type;
-  auto heldNames = [&] {
-    std::set<std::string> names;
-    for (const auto &[n, t] : held) names.insert(n);
-    return names;
-  };
   Phase first{PhaseKind::Reduce, {}, nullptr, {}, {}, {}, {}, {}, true};
   first.loads.insert(in.firstLoads.begin(), in.firstLoads.end());
   std::vector<Phase> phases{first};
@@ -195,17 +178,16 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
   bool other = false;
   for (; p < after.size(); ++p) {
     const Stmt &s = after[p];
-    if (scalarStep(k, s, heldNames())) {
+    if (scalarStep(s, held)) {
       if (s->kind == StmtKind::Decl) held[s->name] = s->type;
       segment.push_back(s);
       continue;
     }
     Phase phase{PhaseKind::Tail, segment, s, {}, {}, {}, {}, {}, false};
-    for (const Stmt &b : segment) effectsInto(k, b, phase, other);
-    Phase steps{PhaseKind::Tail, {}, nullptr, {}, {}, {}, {}, {}, false};
-    for (const Stmt &b : segment) effectsInto(k, b, steps, other);
-    phase.stepLoads = steps.loads;
-    effectsInto(k, s, phase, other);
+    std::set<std::string> stepStores;  // none: scalar steps store nothing
+    for (const Stmt &b : segment) effectsInto(k, b, phase.stepLoads, stepStores, other);
+    phase.loads = phase.stepLoads;
+    effectsInto(k, s, phase.loads, phase.stores, other);
     if (other) return std::nullopt;
     if (serialUnitLoop(s)) {
       std::vector<std::string> names;
@@ -238,7 +220,7 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
   }
   Phase tail{PhaseKind::Tail, segment, nullptr, {}, {}, {}, {}, {}, false};
   tail.before.insert(tail.before.end(), after.begin() + p, after.end());
-  for (const Stmt &s : tail.before) effectsInto(k, s, tail, other);
+  for (const Stmt &s : tail.before) effectsInto(k, s, tail.loads, tail.stores, other);
   phases.push_back(tail);
   // Nothing for the lanes to split: lane 0's, as LaneReduction leaves it.
   if (reductions == 0 && splits == 0) return std::nullopt;
@@ -309,7 +291,8 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
       said += std::string(said.empty() ? "" : ", ") + "a store by lane 0";
       continue;
     }
-    guarded.push_back(out.cached ? out.cached(laneStrided(ph.stmt, in)) : laneStrided(ph.stmt, in));
+    Stmt strided = laneStrided(ph.stmt, in.lane, in.lanes);
+    guarded.push_back(out.cached ? out.cached(strided) : strided);
     out.stmts.push_back(ifThen(in.guard, block(guarded)));
     std::string names;
     for (const std::string &a : ph.accs) names += (names.empty() ? "'" : ", '") + a + "'";
@@ -321,11 +304,7 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
     const bool sums = std::all_of(ph.ops.begin(), ph.ops.end(), [](const std::string &o) { return o == "+"; });
     out.stmts.push_back(comment("combine the lanes' " + std::string(sums ? "partial sums" : "partial results") + " of " + plain +
                                 " into every lane (warp shuffles)"));
-    std::vector<Stmt> zeros;
-    for (size_t a = 0; a < ph.accs.size(); ++a)
-      zeros.push_back(assign(ph.accs[a], "=", types[a].isFloat() ? floatImm(0, types[a])
-                                                                  : cast(types[a], intImm(0))));
-    out.stmts.push_back(ifThen(unary("!", in.guard), block(zeros)));
+    std::vector<std::string> partials;
     for (size_t a = 0; a < ph.accs.size(); ++a) {
       const std::string &acc = ph.accs[a];
       if (!partialOf.count(acc)) {
@@ -334,10 +313,10 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
         array->shared = true;
         out.shared.push_back(Stmt(array));
       }
-      const std::string fn = ph.ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ph.ops[a];
-      out.stmts.push_back(assign(acc, "=", call(fn, {var(acc, types[a]), in.lanes, var(partialOf[acc]), intImm(1)},
-                                                types[a])));
+      partials.push_back(partialOf[acc]);
     }
+    for (const Stmt &st : shuffleCombine(in.guard, in.lanes, ph.accs, ph.ops, types, partials, true))
+      out.stmts.push_back(st);
   }
   out.remark = "; every lane takes the results and the lanes go on with " + said + out.remark;
   return out;
