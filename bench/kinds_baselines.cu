@@ -25,7 +25,8 @@
 //   kinds_baselines sgemm M N K     cublasSgemm: C = A B, A row-major M x K, B K x N; sgemm_tn,
 //                                   sgemm_nt, sgemm_tt: C = A^T B (A stored K x M), A B^T (B
 //                                   stored N x K), A^T B^T
-//   kinds_baselines bgemm B M N K   cublasSgemmStridedBatched: B products C = A B as sgemm's
+//   kinds_baselines bgemm B M N K   cublasSgemmStridedBatched: B products C = A B as sgemm's;
+//                                   bgemm_tn, bgemm_nt: A^T B, A B^T as sgemm_tn, sgemm_nt
 //   kinds_baselines spmv R NNZ      cusparseSpMV (CSR, float): y = A x, A R x R with NNZ entries,
 //                                   rows of about NNZ / R entries at random columns (make_bench.py's
 //                                   index arrays)
@@ -174,12 +175,15 @@ int main(int argc, char **argv) {
       CHECK_BLAS(cublasSgemm(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, nn, mm, kk, &one,
                              b, tb ? kk : nn, a, ta ? mm : kk, &zero, c, nn));
     }, 4.0 * (mm * kk + kk * nn + mm * nn), 2.0 * mm * nn * kk);
-  } else if (kind == "bgemm") {
+  } else if (kind == "bgemm" || kind == "bgemm_tn" || kind == "bgemm_nt") {
+    // As sgemm's, each product C[b] = op(A[b]) op(B[b]) a slice of the arrays.
     long long bb = n.at(0), mm = n.at(1), nn = n.at(2), kk = n.at(3);
+    bool ta = kind == "bgemm_tn", tb = kind == "bgemm_nt";
     float *a = buffer<float>(bb * mm * kk, 1), *b = buffer<float>(bb * kk * nn, 2), *c = buffer<float>(bb * mm * nn, 3);
     report(name.c_str(), [&] {
-      CHECK_BLAS(cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, nn, mm, kk, &one, b, nn, kk * nn, a, kk,
-                                           mm * kk, &zero, c, nn, mm * nn, bb));
+      CHECK_BLAS(cublasSgemmStridedBatched(h, tb ? CUBLAS_OP_T : CUBLAS_OP_N, ta ? CUBLAS_OP_T : CUBLAS_OP_N, nn, mm,
+                                           kk, &one, b, tb ? kk : nn, kk * nn, a, ta ? mm : kk, mm * kk, &zero, c,
+                                           nn, mm * nn, bb));
     }, 4.0 * bb * (mm * kk + kk * nn + mm * nn), 2.0 * bb * mm * nn * kk);
   } else if (kind == "spmv") {
     long long rows = n.at(0), nnz = n.at(1);

@@ -860,6 +860,34 @@ void bmm(int batch, int n, int m, int p, const float A[restrict batch][n][p], co
             }
 }
 
+/* Session 21: batches with a transposed operand: attention's scores Q K^T per (head, batch),
+   and A^T B per slice. */
+void bmmnt(int batch, int n, int m, int p, const float A[restrict batch][n][p], const float B[restrict batch][m][p],
+           float C[restrict batch][n][m])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < p; k++)
+                    s += A[b][i][k] * B[b][j][k];
+                C[b][i][j] = s;
+            }
+}
+
+void bmmtn(int batch, int n, int m, int p, const float A[restrict batch][p][n], const float B[restrict batch][p][m],
+           float C[restrict batch][n][m])
+{
+    for (int b = 0; b < batch; b++)
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) {
+                float s = 0.0f;
+                for (int k = 0; k < p; k++)
+                    s += A[b][k][i] * B[b][k][j];
+                C[b][i][j] = s;
+            }
+}
+
 /* A column's norm, then the column divided by it (in place). */
 void colnorm(int rows, int cols, float A[restrict rows][cols])
 {

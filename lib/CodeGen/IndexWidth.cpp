@@ -131,6 +131,8 @@ std::vector<Expr> bounds(const LoweredKernel &lk, const Kernel &kk) {
     out.push_back(add(mul(add(blocks, intImm(1, kWide)), add(w(d.perBlock), threads)),
                       intImm(65536, kWide)));
   }
+  // A batch's slices (BatchSlices.cpp): the offset of the last one.
+  for (const auto &slice : kk.batch.slices) out.push_back(mul(w(kk.batch.extent), w(slice.second)));
   // Each parallel loop as written: every value min + t * step for t up to its trip count plus
   // the slack, and t * step itself (a loop from -n to n has 2n iterations).
   const Expr s = slack(kk);

@@ -66,9 +66,18 @@ private:
   bool implicitName(const std::string &name) const {
     static const std::regex builtin(R"((threadIdx|blockIdx|blockDim|gridDim)\.[xyz]|warpSize)");
     if (std::regex_match(name, builtin)) return true;
+    if (k_.batch.extent && name == k_.batch.var) return true;  // BatchBlocks declares it
     if (!k_.macroPrefix.empty() && name.rfind(k_.macroPrefix + "_", 0) == 0) return true;
     for (const TuningParam &t : k_.tuning)
       if (t.macro == name) return true;
+    return false;
+  }
+
+  // BatchBlocks moves a sliced array parameter to its block's slice: `X += offset`.
+  bool movesToSlice(const StmtNode &s) const {
+    if (s.op != "+=") return false;
+    for (const auto &slice : k_.batch.slices)
+      if (slice.first == s.name) return true;
     return false;
   }
 
@@ -185,7 +194,7 @@ private:
       const Symbol *target = lookup(s->name);
       if (!target && !implicitName(s->name))
         fail(loc, "variable '" + s->name + "' is assigned but not declared");
-      else if (target && target->kind == SymKind::Array)
+      else if (target && target->kind == SymKind::Array && !movesToSlice(*s))
         fail(loc, "array '" + s->name + "' is assigned as a scalar");
       else if (target && target->kind == SymKind::LoopVar)
         fail(loc, "loop variable '" + s->name + "' is assigned in its loop");

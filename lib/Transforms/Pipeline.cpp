@@ -40,6 +40,7 @@ const std::vector<Pass> &kernelPasses() {
       {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},
       {"RedundantLoadElim", "load values reused across merge/skew loops once, into registers", redundantLoadElim},
       {"ReadOnlyCache", "const __restrict__ on arrays never written nor aliased", readOnlyCache},
+      {"BatchBlocks", "a batch's slices: one grid for all, a block's slice from blockIdx.x", batchBlocks},
   };
   return passes;
 }
@@ -115,7 +116,7 @@ ir::Kernel runPass(const Pass &pass, const ir::Kernel &k, const PassContext &ctx
 
 std::vector<std::string> pipelineStepNames() {
   std::vector<std::string> names = {"Frontend", "Interchange", "Fusion", "BoundingBox",
-                                    "ParallelLoops", "LoopOrder", "BatchCollapse"};
+                                    "ParallelLoops", "LoopOrder", "BatchCollapse", "BatchSlices"};
   for (const Pass &p : kernelPasses()) names.push_back(p.name);
   return names;
 }
@@ -250,6 +251,18 @@ bool registerTiles(const ir::Kernel &k, const KernelOptions &o, const CallSites 
   return std::find(t.passes.begin(), t.passes.end(), "RegisterTiling") != t.passes.end();
 }
 
+// Whether the analysis gives `k` RegisterTiling's mapping (the config leaves it to the analysis,
+// the nest reads its operands as a contraction, and the passes tile it): its options in
+// `chosen`, else why not in `why` (where there is something to say).
+bool chooseContraction(const ir::Kernel &k, const KernelOptions &o, const CallSites *callSites,
+                       KernelOptions &chosen, std::string &why) {
+  bool contraction = o.autoMapping && contractionMapping(k, o, chosen, &why);
+  bool tiles = contraction && registerTiles(k, chosen, callSites);
+  if (contraction && !tiles)
+    why = "the nest reads its operands as a contraction, but the passes did not tile it";
+  return tiles;
+}
+
 }  // namespace
 
 LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const DumpOptions &dump,
@@ -305,13 +318,19 @@ LoweredKernel lowerKernel(const KernelSource &source, Diagnostics &diags, const 
     return out;
 
   // A contraction whose config leaves merge, skew and prefetch to the analysis gets
-  // RegisterTiling's mapping, where the passes then tile it.
+  // RegisterTiling's mapping, where the passes then tile it; so does each slice of a batch of
+  // contractions.
   KernelOptions options = source.options, chosen;
   std::string why;
-  bool contraction = options.autoMapping && contractionMapping(k, options, chosen, &why);
-  bool tiles = contraction && registerTiles(k, chosen, callSites);
-  if (contraction && !tiles)
-    why = "the nest reads its operands as a contraction, but the passes did not tile it";
+  if (step("BatchSlices", "a batch of contractions: the outer loop's slices, each tiled",
+           [&](const ir::Kernel &in) {
+             ir::Kernel sliced = batchSlices(in);
+             return sliced.batch.extent && chooseContraction(sliced, options, callSites, chosen, why)
+                        ? sliced : in;
+           }))
+    return out;
+  why.clear();
+  bool tiles = chooseContraction(k, options, callSites, chosen, why);
   if (!tiles && !why.empty()) {
     size_t before = k.remarks.size();
     k.remarks.push_back("register tiling: not chosen: " + why);

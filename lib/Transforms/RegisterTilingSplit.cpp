@@ -51,6 +51,10 @@ constexpr int64_t kCountSlots = 4096;
 bool planSplitK(const Kernel &k, const Stmt &kLoop, const Expr &depth, const Expr &blockSize,
                 const Expr &tileK, const std::function<std::string(const std::string &)> &fresh,
                 SplitPlan &plan, std::string &why) {
+  if (k.batch.extent) {  // a tile's arrivals are counted at blockIdx.x, which numbers every slice's
+    why = "a batch of slices: their tiles fill the grid together";
+    return false;
+  }
   // Declarations outside the k loop, by name (the thread's own variables and arrays).
   std::map<std::string, Stmt> outside;
   visitStmt(k.body, [&](const Stmt &s) {

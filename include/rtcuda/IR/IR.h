@@ -226,6 +226,16 @@ struct Kernel {
   // Legality decisions (lib/Analysis/ParallelNest.cpp) and what the passes made of them.
   std::vector<Reduction> reductions;      // scalars reduced across the parallel loops
   std::vector<std::string> atomicArrays;  // arrays whose updates in the nest become atomics
+  // A batch (BatchSlices.cpp, docs/passes/BatchSlices.md): the nest's outer parallel loop taken
+  // out, each array it indexed as X[b][...] seen as one slice X[...]; BatchBlocks gives every
+  // block its slice and declares the variable, which the body may read. Null extent: no batch.
+  struct Batch {
+    std::string var;     // the loop's variable
+    Type type;
+    Expr extent;         // its iterations (scalar parameters)
+    std::vector<std::pair<std::string, Expr>> slices;  // array -> elements of one slice
+    SourceLoc loc;       // the loop
+  } batch;
   // Conditions of scalar parameters that hold at every launch (the bounds of the host loops
   // around an outlined kernel, 0 <= j < i): facts for the dependence analysis.
   std::vector<Expr> assumptions;

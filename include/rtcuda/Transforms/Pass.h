@@ -71,6 +71,7 @@ ir::Kernel sharedHistogram(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel tiledTranspose(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel neighbourReuse(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel haloTile(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel batchBlocks(const ir::Kernel &k, const PassContext &ctx);  // BatchSlices.cpp
 
 // Before ParallelLoops, on loops as written (lowerKernel keeps their result only where it
 // gives the nest more parallel loops). Each appends a remark per loop it changes or declines.
@@ -79,6 +80,9 @@ ir::Kernel interchangeLoops(const ir::Kernel &k, bool triangular = false);  // I
 ir::Kernel fuseLoops(const ir::Kernel &k);         // Fusion.cpp
 ir::Kernel boundingBox(const ir::Kernel &k);       // BoundingBox.cpp
 ir::Kernel batchCollapse(const ir::Kernel &k);     // BatchCollapse.cpp, after ParallelLoops
+// The nest of one slice of a batch (its outer parallel loop taken out), or `k` where the loop is
+// no batch; lowerKernel keeps it where the passes tile the slice. BatchSlices.cpp.
+ir::Kernel batchSlices(const ir::Kernel &k);
 ir::Kernel loopOrder(const ir::Kernel &k, const KernelOptions &o);  // LoopOrder.cpp, after ParallelLoops
 
 // Helpers shared by passes.

@@ -102,6 +102,24 @@ TEST(Verifier, ScalarSubscriptedAndArrayAssigned) {
   EXPECT_NE(m.find("array 'A' is assigned as a scalar"), std::string::npos) << m;
 }
 
+// BatchBlocks moves a sliced array to its block's slice (`A += offset`) and declares the batch
+// variable the body may read; an array that is no slice, or another operator, stays an error.
+TEST(Verifier, OnlyASlicedArrayMovesToItsSlice) {
+  Kernel k = kernel({assign("A", "+=", v("b")), store("C", {v("b"), c(0)}, "=", c(1))});
+  std::string m = messages(k);
+  EXPECT_NE(m.find("array 'A' is assigned as a scalar"), std::string::npos) << m;
+  EXPECT_NE(m.find("'b'"), std::string::npos) << m;
+  k.batch.var = "b";
+  k.batch.type = Int;
+  k.batch.extent = v("N");
+  k.batch.slices = {{"A", v("N")}};
+  EXPECT_EQ(messages(k), "");
+  k.body = block({assign("A", "=", c(0)), assign("C", "+=", c(0))});
+  m = messages(k);
+  EXPECT_NE(m.find("array 'A' is assigned as a scalar"), std::string::npos) << m;
+  EXPECT_NE(m.find("array 'C' is assigned as a scalar"), std::string::npos) << m;
+}
+
 TEST(Verifier, ParallelKindOnlyOnLoops) {
   auto marked = std::make_shared<StmtNode>(*store("C", {c(0), c(0)}, "=", c(1)));
   marked->loopKind = LoopKind::Parallel;
