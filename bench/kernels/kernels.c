@@ -888,6 +888,52 @@ void bmmtn(int batch, int n, int m, int p, const float A[restrict batch][p][n], 
             }
 }
 
+/* Session 21: a row's maximum by comparison, and the first column of a row's maximum (argmax),
+   as C programmers write them. */
+void rowmaxif(int rows, int cols, const float A[restrict rows][cols], float out[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        float m = A[i][0];
+        for (int j = 1; j < cols; j++)
+            if (A[i][j] > m)
+                m = A[i][j];
+        out[i] = m;
+    }
+}
+
+void rowargmax(int rows, int cols, const float A[restrict rows][cols], int idx[restrict rows])
+{
+    for (int i = 0; i < rows; i++) {
+        int best = 0;
+        float bv = A[i][0];
+        for (int j = 1; j < cols; j++)
+            if (A[i][j] > bv) {
+                bv = A[i][j];
+                best = j;
+            }
+        idx[i] = best;
+    }
+}
+
+/* Session 21: running sums along rows (cumsum) and a prefix sum in place. */
+void cumsum(int rows, int cols, const float X[restrict rows][cols], float Y[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; j++) {
+            s += X[i][j];
+            Y[i][j] = s;
+        }
+    }
+}
+
+void rowscan(int rows, int cols, float A[restrict rows][cols])
+{
+    for (int i = 0; i < rows; i++)
+        for (int j = 1; j < cols; j++)
+            A[i][j] += A[i][j - 1];
+}
+
 /* A column's norm, then the column divided by it (in place). */
 void colnorm(int rows, int cols, float A[restrict rows][cols])
 {

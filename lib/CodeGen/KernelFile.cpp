@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <functional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace rtcuda {
@@ -342,6 +343,57 @@ static __device__ __forceinline__ T rtcuda_lane_min(T v, int lanes, T *slots, in
 // clang-format on
 )";
 
+const char *kScanHelpers = R"(
+// clang-format off
+// Inclusive prefix sums over each group of `lanes` (at most 32) neighbouring threads, and the
+// group's last value in every thread (LaneScan's running sums); every thread of the block calls
+// them.
+#ifndef RTCUDA_EMU
+static __device__ __forceinline__ unsigned int rtcuda_warp_mask() {  // the warp's threads
+  unsigned int left = blockDim.x - (threadIdx.x & ~31u);
+  return left >= 32u ? 0xffffffffu : (1u << left) - 1u;
+}
+#endif
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_scan(T v, int lanes, T *slots) {
+#ifdef RTCUDA_EMU
+  slots[threadIdx.x] = v;
+  __syncthreads();
+  for (int d = 1; d < lanes; d *= 2) {
+    T before = (int)(threadIdx.x % lanes) >= d ? slots[threadIdx.x - d] : (T)0;
+    __syncthreads();
+    slots[threadIdx.x] += before;
+    __syncthreads();
+  }
+  v = slots[threadIdx.x];
+  __syncthreads();
+  return v;
+#else
+  (void)slots;
+  const unsigned int mask = rtcuda_warp_mask();
+  for (int d = 1; d < lanes; d *= 2) {
+    T before = __shfl_up_sync(mask, v, d, lanes);
+    if ((int)(threadIdx.x % lanes) >= d) v += before;
+  }
+  return v;
+#endif
+}
+template <class T>
+static __device__ __forceinline__ T rtcuda_lane_last(T v, int lanes, T *slots) {
+#ifdef RTCUDA_EMU
+  slots[threadIdx.x] = v;
+  __syncthreads();
+  v = slots[threadIdx.x - threadIdx.x % lanes + lanes - 1];
+  __syncthreads();
+  return v;
+#else
+  (void)slots;
+  return __shfl_sync(rtcuda_warp_mask(), v, lanes - 1, lanes);
+#endif
+}
+// clang-format on
+)";
+
 // RegisterTiling's 128-bit loads from global memory (lib/Transforms/RegisterTilingStaging.cpp).
 // Both take the element by reference, so that they see its address; an rvalue (a value, not an
 // element of an array) does not compile rather than testing a temporary's address.
@@ -503,15 +555,20 @@ bool usesBulkHelpers(const ir::Kernel &k) {
   return storesWith(k, [](const std::string &op) { return op == "rtcuda_copy_row"; });
 }
 
-bool usesLaneHelpers(const ir::Kernel &k) {
+// Whether the kernel calls one of `names`.
+bool callsAny(const ir::Kernel &k, const std::set<std::string> &names) {
   bool found = false;
   ir::visitStmt(k.body, nullptr, [&](const ir::Expr &e) {
-    ir::visitExpr(e, [&](const ir::Expr &n) {
-      found |= n->kind == ir::ExprKind::Call && n->name.rfind("rtcuda_lane_", 0) == 0;
-    });
+    ir::visitExpr(e, [&](const ir::Expr &n) { found |= n->kind == ir::ExprKind::Call && names.count(n->name); });
   });
   return found;
 }
+
+bool usesLaneHelpers(const ir::Kernel &k) {
+  return callsAny(k, {"rtcuda_lane_sum", "rtcuda_lane_max", "rtcuda_lane_min"});
+}
+
+bool usesScanHelpers(const ir::Kernel &k) { return callsAny(k, {"rtcuda_lane_scan", "rtcuda_lane_last"}); }
 
 bool usesVectorHelpers(const ir::Kernel &k) {
   return storesWith(k, [](const std::string &op) { return op == "rtcuda_load4" || op == "rtcuda_store4"; });
@@ -556,6 +613,9 @@ std::string kernelFile(const std::vector<LoweredKernel> &kernels) {
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesLaneHelpers(lk.kernel); }))
     out << kLaneHelpers;
+  if (std::any_of(kernels.begin(), kernels.end(),
+                  [](const LoweredKernel &lk) { return usesScanHelpers(lk.kernel); }))
+    out << kScanHelpers;
   if (std::any_of(kernels.begin(), kernels.end(),
                   [](const LoweredKernel &lk) { return usesVectorHelpers(lk.kernel); }))
     out << kVectorHelpers;

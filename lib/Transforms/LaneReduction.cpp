@@ -28,9 +28,11 @@
 // loops and scalar steps that every lane goes on with (LaneReductionPhases.cpp: softmax). The
 // sum is regrouped (LANES partial sums), as any parallel reduction is; rtcuda verify checks it
 // within its floating-point tolerance.
-// Maxima and minima too (`m = fmaxf(m, v)`, fmax, max, and the min forms): every lane starts
-// from the initial value (taking it twice changes no maximum) and the lanes combine with max or
-// min, which for floating point ignores NaN as fmaxf does, so the result is the sequential one.
+// Maxima and minima too (`m = fmaxf(m, v)`, fmax, max, the min forms, `if (v > m) m = v`):
+// every lane starts from the initial value (taking it twice changes no maximum) and the lanes
+// combine with max or min, which for floating point ignores NaN as fmaxf does, so the result is
+// the sequential one. And the first index of a maximum (`if (v > m) { m = v; k = j; }`): the
+// value into every lane, then the smallest index among the lanes that hold it.
 #include "LaneReduction.h"
 #include "rtcuda/Analysis/Reductions.h"
 #include "rtcuda/IR/Mutate.h"
@@ -39,6 +41,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <optional>
 
 namespace rtcuda {
@@ -48,6 +51,79 @@ using namespace ir;
 namespace {
 
 const Type kInt = Type::of(ScalarKind::Int);
+
+
+// An argument maximum's update: `if (v > m) { m = v; k = j; }` (`<` a minimum; either operand
+// order, the assignments either way round), `j` the loop's variable, `v` reading neither m nor
+// k. Strict comparisons only: the first iteration of the largest value wins, so the lanes can
+// take the smallest index among equal values.
+struct ArgUpdate {
+  std::string value, index, op;  // m, k, "max" or "min"
+};
+std::optional<ArgUpdate> argUpdate(const Stmt &s, const std::string &loopVar) {
+  if (s->kind != StmtKind::If || s->elseBody || s->cond->kind != ExprKind::Binary) return std::nullopt;
+  const std::string &cmp = s->cond->name;
+  std::vector<Stmt> body = statementsOf(s->body);
+  if ((cmp != ">" && cmp != "<") || body.size() != 2) return std::nullopt;
+  for (const Stmt &a : body)
+    if (a->kind != StmtKind::Assign || a->op != "=") return std::nullopt;
+  const bool indexFirst = isVar(body[0]->value, loopVar);
+  const Stmt &setValue = body[indexFirst ? 1 : 0], &setIndex = body[indexFirst ? 0 : 1];
+  ArgUpdate u{setValue->name, setIndex->name, ""};
+  const Expr &v = setValue->value, &a = s->cond->operands[0], &b = s->cond->operands[1];
+  if (!isVar(setIndex->value, loopVar) || u.value == u.index || mentions(v, u.value) ||
+      mentions(v, u.index))
+    return std::nullopt;
+  const bool valueRight = isVar(b, u.value) && equal(a, v), valueLeft = isVar(a, u.value) && equal(b, v);
+  if (!valueLeft && !valueRight) return std::nullopt;
+  u.op = (valueRight ? cmp == ">" : cmp == "<") ? "max" : "min";
+  return u;
+}
+
+// The operator of `name` where every statement of `loop`'s body that mentions it is an argument
+// maximum's update (argUpdate) with `name` in `role` (the value, or the index): "max" / "min"
+// for the value, "argmax <value>" / "argmin <value>" for the index; else nullopt.
+std::optional<std::string> argRole(const Stmt &loop, const std::string &name, bool index) {
+  std::optional<std::string> op;
+  bool ok = true, seen = false;
+  std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+    if (!s || !ok) return;
+    if (std::optional<ArgUpdate> u = argUpdate(s, loop->name)) {
+      if ((index ? u->index : u->value) == name) {
+        std::string role = index ? "arg" + u->op + " " + u->value : u->op;
+        ok &= !op || *op == role;
+        op = role;
+        seen = true;
+        return;
+      }
+    }
+    bool mentioned = s->kind != StmtKind::Comment && s->kind != StmtKind::Block && s->name == name;
+    for (const Expr *e : {&s->min, &s->end, &s->step, &s->cond, &s->value, &s->arraySize})
+      mentioned |= *e && mentions(*e, name);
+    for (const Expr &e : s->indices) mentioned |= mentions(e, name);
+    if (mentioned) ok = false;
+    for (const Stmt &c : s->stmts) walk(c);
+    walk(s->body);
+    walk(s->elseBody);
+  };
+  walk(loop->body);
+  return ok && seen ? op : std::nullopt;
+}
+
+// "max" or "min" where every update of `name` in `loop` takes its maximum or minimum
+// (`name = fmaxf(name, v)`, fmax, max, the min forms, `name = v > name ? v : name`, `if (v >
+// name) name = v`, or the value of an argument maximum's update) and nothing else reads it; else
+// nullopt. The comparisons skip a NaN `v` where fmaxf would too, and keep a NaN start that fmaxf
+// would drop: every lane starts from the same value (startLanes), so either all lanes hold that
+// NaN or none holds a NaN, and combining them with max or min gives the loop's result in any
+// grouping.
+std::optional<std::string> extremumOf(const Stmt &loop, const std::string &name) {
+  ScalarUse use = classifyScalar(loop->body, name);
+  if (use.op && (*use.op == "max" || *use.op == "min")) return use.op;
+  return argRole(loop, name, false);
+}
+
+}  // namespace
 
 // Statements that only set the thread's own scalars (declared among them, or `outer`: declared
 // before the thread's index).
@@ -65,24 +141,6 @@ bool setsOnlyLocals(const std::vector<Stmt> &stmts, const std::vector<std::strin
   }
   return ok;
 }
-
-// "max" or "min" where every update of `name` in `loop` is `name = f(name, v)` or `name = f(v,
-// name)` with f fmaxf, fmax or max (fminf, fmin, min) and nothing else reads it; else nullopt.
-// Only the calls: `if (v > m) m = v` keeps a NaN that fmaxf would drop, so lanes combining with
-// max could differ from the loop.
-std::optional<std::string> extremumOf(const Stmt &loop, const std::string &name) {
-  ScalarUse use = classifyScalar(loop->body, name);
-  if (!use.op || (*use.op != "max" && *use.op != "min")) return std::nullopt;
-  bool calls = true;
-  visitStmt(loop->body, [&](const Stmt &n) {
-    if (n->kind == StmtKind::If && mentions(n->cond, name)) calls = false;
-    if (n->kind == StmtKind::Assign && n->name == name)
-      calls &= n->op == "=" && n->value->kind == ExprKind::Call;
-  });
-  return calls ? use.op : std::nullopt;
-}
-
-}  // namespace
 
 // The loop's body adds into the accumulators `accs` only (`acc += v`, v reading none of them),
 // or takes their maxima or minima (`ops`: "+", "max", "min"); every other effect stays inside
@@ -151,11 +209,20 @@ std::vector<std::string> updatedBy(const Stmt &loop, const std::vector<Stmt> &be
       updated |= n->kind == StmtKind::Assign && n->name == name && (n->op == "+=" || n->op == "-=");
     });
     std::optional<std::string> extremum = updated ? std::nullopt : extremumOf(loop, name);
+    if (!updated && !extremum) extremum = argRole(loop, name, true);
     if ((updated || extremum) && std::find(out.begin(), out.end(), name) == out.end()) {
       out.push_back(name);
       ops.push_back(updated ? "+" : *extremum);
     }
   }
+  // An index without its value among the results is no argument maximum of the lanes.
+  for (size_t a = 0; a < out.size(); ++a)
+    if (!argPartner(ops[a]).empty() &&
+        std::find(out.begin(), out.end(), argPartner(ops[a])) == out.end()) {
+      out.erase(out.begin() + a);
+      ops.erase(ops.begin() + a);
+      --a;
+    }
   return out;
 }
 
@@ -272,17 +339,41 @@ Stmt laneStrided(const Stmt &loop, const Expr &lane, const Expr &lanes) {
   return Stmt(strided);
 }
 
+std::string argPartner(const std::string &op) {
+  return op.rfind("argmax ", 0) == 0 || op.rfind("argmin ", 0) == 0 ? op.substr(7) : std::string();
+}
+
 std::vector<Stmt> shuffleCombine(const Expr &guard, const Expr &lanes, const std::vector<std::string> &accs,
                                  const std::vector<std::string> &ops, const std::vector<Type> &types,
-                                 const std::vector<std::string> &partials, bool all) {
+                                 const std::vector<std::string> &partials, bool all,
+                                 const std::function<std::string(const std::string &)> &fresh) {
   std::vector<Stmt> zeros, out;
   for (size_t a = 0; a < accs.size(); ++a) zeros.push_back(assign(accs[a], "=", zeroOf(types[a])));
   out.push_back(ifThen(unary("!", guard), block(zeros)));
+  auto laneCall = [&](size_t a, Expr v, bool every) {
+    std::vector<Expr> args{std::move(v), lanes, var(partials[a])};
+    if (every) args.push_back(intImm(1));
+    const std::string &op = argPartner(ops[a]).empty() ? ops[a] : "min";
+    return call(op == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + op, args, types[a]);
+  };
   for (size_t a = 0; a < accs.size(); ++a) {
-    std::vector<Expr> args{var(accs[a], types[a]), lanes, var(partials[a])};
-    if (all) args.push_back(intImm(1));
-    out.push_back(assign(accs[a], "=", call(ops[a] == "+" ? "rtcuda_lane_sum" : "rtcuda_lane_" + ops[a],
-                                            args, types[a])));
+    bool paired = false;  // a value combined with its index
+    for (const std::string &op : ops) paired |= argPartner(op) == accs[a];
+    const std::string partner = argPartner(ops[a]);
+    if (paired) continue;
+    if (partner.empty()) {
+      out.push_back(assign(accs[a], "=", laneCall(a, var(accs[a], types[a]), all)));
+      continue;
+    }
+    // The value into every lane; the index the smallest among the lanes that hold it (all of
+    // them hold the same start where it is NaN): the first iteration of the loop that had it.
+    const size_t p = std::find(accs.begin(), accs.end(), partner) - accs.begin();
+    const std::string best = fresh(partner + "_best");
+    const Expr own = var(partner, types[p]);
+    out.push_back(decl(best, types[p], laneCall(p, own, true)));
+    Expr holds = binary("||", binary("==", own, var(best, types[p])), binary("!=", own, own));
+    out.push_back(assign(accs[a], "=", laneCall(a, select(holds, var(accs[a], types[a]), intImm(2147483647)), all)));
+    out.push_back(assign(partner, "=", var(best, types[p])));
   }
   return out;
 }
@@ -445,6 +536,9 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
   std::vector<Stmt> after(body.begin() + l + 1, body.end());
   bool shuffles = !columns && guardReadsOnly(guardCond, index->name, k);
   for (const Type &t : accTypes) shuffles &= shuffleable(t);
+  // An argument maximum combines by shuffles only, its index an int.
+  for (size_t a = 0; a < accs.size(); ++a)
+    if (!argPartner(ops[a]).empty() && (!shuffles || accTypes[a] != kInt)) return k;
   // Rows that go on with more reductions: every lane takes the results and the lanes go on
   // (LaneReductionPhases.cpp).
   std::optional<RowPhases> phases;
@@ -525,7 +619,8 @@ Kernel laneReduction(const Kernel &k, const PassContext &ctx) {
     // of the block reaches the sum, the threads past the end with zero.
     out.push_back(comment("combine the lanes' " + partialWord + " of " + plainNames + " (warp shuffles)"));
     // With later phases, into every lane.
-    for (const Stmt &st : shuffleCombine(guardCond, lanes, accs, ops, accTypes, partials, phases.has_value()))
+    auto fresh = [&](const std::string &base) { return freshName(k, base); };
+    for (const Stmt &st : shuffleCombine(guardCond, lanes, accs, ops, accTypes, partials, phases.has_value(), fresh))
       out.push_back(st);
     if (shared) {
       // Lane 0 holds the sums: it shares them through its slots.

@@ -51,9 +51,10 @@ bool independentIterations(const ir::Kernel &k, const ir::Stmt &loop,
 ir::Stmt splittableEpilogue(const ir::Kernel &k, const std::vector<ir::Stmt> &after,
                             const std::vector<std::string> &accs, std::vector<ir::Stmt> &steps);
 
-// The scalars that `loop` updates with `+=` / `-=`, or whose maxima or minima it takes, declared
-// in `before` (or declared before the thread's index, `outer`, and set by `before` with `=`);
-// their operators ("+", "max", "min") in `ops`.
+// The scalars that `loop` updates with `+=` / `-=`, or whose maxima or minima it takes, or which
+// keep the loop's index of a maximum or minimum (`if (v > m) { m = v; k = j; }`), declared in
+// `before` (or declared before the thread's index, `outer`, and set by `before` with `=`); their
+// operators ("+", "max", "min", "argmax m", "argmin m") in `ops`.
 std::vector<std::string> updatedBy(const ir::Stmt &loop, const std::vector<ir::Stmt> &before,
                                    const std::vector<std::string> &outer, std::vector<std::string> &ops);
 
@@ -61,6 +62,10 @@ std::vector<std::string> updatedBy(const ir::Stmt &loop, const std::vector<ir::S
 // of them otherwise; every other effect stays inside one iteration.
 bool addsInto(const ir::Kernel &k, const ir::Stmt &loop, const std::vector<std::string> &accs,
               const std::vector<std::string> &ops);
+
+// Statements that only set the thread's own scalars (declared among them, or `outer`: declared
+// before the thread's index).
+bool setsOnlyLocals(const std::vector<ir::Stmt> &stmts, const std::vector<std::string> &outer);
 
 // Nothing in `before` reads a sum of `accs` but the statements that set it (lanes other than 0
 // start their sums from zero).
@@ -83,14 +88,21 @@ ir::Expr zeroOf(const ir::Type &t);
 // `loop` with its iterations dealt out to the lanes: from min + lane, step LANES.
 ir::Stmt laneStrided(const ir::Stmt &loop, const ir::Expr &lane, const ir::Expr &lanes);
 
+// The value whose argument maximum (minimum) an index result takes: "m" for the operator
+// "argmax m" ("argmin m"); empty for any other operator.
+std::string argPartner(const std::string &op);
+
 // The shuffle combine of a row's results (LANES neighbouring threads): the threads past the end
 // (`guard` false) take zero, then one rtcuda_lane_sum / _max / _min call each, every thread of
-// the block reaching it; with `all` every lane gets its group's result, else lane 0.
+// the block reaching it; with `all` every lane gets its group's result, else lane 0. An argument
+// maximum's value goes to every lane first (into a variable named by `fresh`), then its index is
+// the smallest among the lanes that hold that value.
 std::vector<ir::Stmt> shuffleCombine(const ir::Expr &guard, const ir::Expr &lanes,
                                      const std::vector<std::string> &accs,
                                      const std::vector<std::string> &ops,
                                      const std::vector<ir::Type> &types,
-                                     const std::vector<std::string> &partials, bool all);
+                                     const std::vector<std::string> &partials, bool all,
+                                     const std::function<std::string(const std::string &)> &fresh);
 
 // What a statement does (LaneReductionEpilogue.cpp): the scalars it sets (declares, assigns,
 // loops over), the arrays it stores and loads, the variables it reads.

@@ -315,7 +315,8 @@ std::optional<RowPhases> rowPhases(const Kernel &k, const std::vector<Stmt> &aft
       }
       partials.push_back(partialOf[acc]);
     }
-    for (const Stmt &st : shuffleCombine(in.guard, in.lanes, ph.accs, ph.ops, types, partials, true))
+    for (const Stmt &st : shuffleCombine(in.guard, in.lanes, ph.accs, ph.ops, types, partials, true,
+                                         [&](const std::string &base) { return freshName(k, base); }))
       out.stmts.push_back(st);
   }
   out.remark = "; every lane takes the results and the lanes go on with " + said + out.remark;

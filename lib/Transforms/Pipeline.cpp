@@ -36,6 +36,7 @@ const std::vector<Pass> &kernelPasses() {
       {"AccumulatorPromotion", "a loop's sum into one array element accumulates in a scalar", accumulatorPromotion},
     {"ReductionSplit", "too few columns: row chunks along y, partial sums added atomically", reductionSplit},
     {"LaneReduction", "LANES threads share a row's reduction loop (coalesced rows)", laneReduction},
+    {"LaneScan", "LANES threads share a row's running sum (prefix sums by warp shuffles)", laneScan},
       {"SharedHistogram", "atomic additions into small arrays go to per-block shared copies", sharedHistogram},
       {"SharedPrefetch", "stage prefetched arrays in shared memory, coalesced", sharedPrefetch},
       {"RedundantLoadElim", "load values reused across merge/skew loops once, into registers", redundantLoadElim},

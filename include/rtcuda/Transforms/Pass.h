@@ -56,6 +56,7 @@ ir::Kernel blockMerge(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel blockSkew(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel registerTiling(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel laneReduction(const ir::Kernel &k, const PassContext &ctx);
+ir::Kernel laneScan(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel reductionSplit(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel redundantLoadElim(const ir::Kernel &k, const PassContext &ctx);
 ir::Kernel loopCollapse(const ir::Kernel &k, const PassContext &ctx);

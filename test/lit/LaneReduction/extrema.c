@@ -3,8 +3,8 @@
 // initial value (taking it more than once changes no maximum), and the lanes combine with max or
 // min, which ignore a NaN as fmaxf does: rtcuda_lane_max / rtcuda_lane_min by warp shuffles
 // (rows), max over the warps' slots (columns). A sum and a maximum in one loop each keep their
-// own operator. A maximum by comparison (`if (v > m) m = v`) keeps one thread a row: it keeps a
-// NaN that fmaxf would drop. Planted bugs caught by verify (sizes 1, 7, 37, 101): rowmax's
+// own operator. A maximum by comparison (`if (v > m) m = v`) gets the lanes too: it skips a NaN
+// as fmaxf does, and a NaN start every lane keeps (argmax.c runs NaN rows against gcc). Planted bugs caught by verify (sizes 1, 7, 37, 101): rowmax's
 // rtcuda_lane_max made rtcuda_lane_min (1420 mismatches), colmax's max over the slots made min
 // (1752), and rowmax's lanes other than 0 started from 0 instead of A[i][0] (1: a row of
 // negative values).
@@ -34,8 +34,9 @@
 // CHECK:      // combine the lanes' partial results of best
 // CHECK:          best = max(best, best_lanes[(int)threadIdx.x + other * 32]);
 // CHECK-LABEL: IR after LaneReduction (kernel ifmax)
-// CHECK-NOT:  lane
-// CHECK:      if (A[i * m + k] > best) {
+// CHECK:      for (int k = 1 + lane; k < m; k += lanes) {
+// CHECK-NEXT:   if (A[i * m + k] > best) {
+// CHECK:      best = rtcuda_lane_max(best, lanes, best_lanes);
 //
 // VERIFY: verified 5 kernel(s) at {{[0-9]+}} parameter point(s) and 4 size(s): 0 mismatch(es)
 
@@ -80,7 +81,7 @@ void colmax(int n, int m, float y[m], const float A[n][m]) {
     y[j] = best;
   }
 }
-/* A maximum by comparison: a NaN it keeps, fmaxf would drop, so one thread a row stays. */
+/* A maximum by comparison: the lanes of fmaxf's maximum (every lane starts from A[i][0]). */
 void ifmax(int n, int m, float y[n], const float A[n][m]) {
   for (int i = 0; i < n; i++) {
     float best = A[i][0];
