@@ -27,11 +27,6 @@ using namespace ir;
 
 namespace {
 
-bool countsFromZero(const Stmt &l) {
-  int64_t lo = -1, step = 0;
-  return isConst(l->min, &lo) && lo == 0 && isConst(l->step, &step) && step == 1;
-}
-
 // Whether some serial loop inside `s` reads one of `arrays`: a row operand of a contraction.
 bool readsInSerialLoop(const Stmt &s, const std::map<std::string, Expr> &arrays) {
   bool found = false;
@@ -76,24 +71,12 @@ Kernel batchCollapse(const Kernel &k) {
     ++batched[name];
     arrays[name] = p->dims[1];
   };
-  visitStmt(
-      q->body,
-      [&](const Stmt &s) { if (s->kind == StmtKind::Store) note(s->name, s->indices); },
-      [&](const Expr &e) {
-        visitExpr(e, [&](const Expr &x) { if (x->kind == ExprKind::Load) note(x->name, x->operands); });
-      });
+  visitAccesses(q->body, note);
   if (!ok || arrays.empty()) return k;
   // The arrays' accesses outside this nest count too (the whole kernel takes the new shape).
   std::map<std::string, int> all;
-  visitStmt(
-      k.body, [&](const Stmt &s) { if (s->kind == StmtKind::Store) ++all[s->name]; },
-      [&](const Expr &e) {
-        visitExpr(e, [&](const Expr &x) { if (x->kind == ExprKind::Load) ++all[x->name]; });
-      });
-  visitStmt(k.finish, [&](const Stmt &s) { if (s->kind == StmtKind::Store) ++all[s->name]; },
-            [&](const Expr &e) {
-              visitExpr(e, [&](const Expr &x) { if (x->kind == ExprKind::Load) ++all[x->name]; });
-            });
+  for (const Stmt &part : {k.body, k.finish})
+    visitAccesses(part, [&](const std::string &name, const std::vector<Expr> &) { ++all[name]; });
   Expr D = arrays.begin()->second;
   for (const auto &[name, d] : arrays)
     if (!equal(d, D) || batched[name] != all[name]) return k;

@@ -32,16 +32,6 @@ namespace {
 
 const Type kInt = Type::of(ScalarKind::Int), kWide = Type::of(ScalarKind::LongLong);
 
-// Every array access of `s`: the array and its subscripts.
-void visitAccesses(const Stmt &s,
-                   const std::function<void(const std::string &, const std::vector<Expr> &)> &f) {
-  visitStmt(
-      s, [&](const Stmt &n) { if (n->kind == StmtKind::Store) f(n->name, n->indices); },
-      [&](const Expr &e) {
-        visitExpr(e, [&](const Expr &x) { if (x->kind == ExprKind::Load) f(x->name, x->operands); });
-      });
-}
-
 }  // namespace
 
 Kernel batchSlices(const Kernel &k) {
@@ -51,9 +41,7 @@ Kernel batchSlices(const Kernel &k) {
   std::vector<Stmt> loops = parallelLoops(k);
   if (loops.size() < 3 || soleStatement(k) != loops[0]) return k;
   const Stmt &b = loops[0];
-  int64_t lo = -1, step = 0;
-  if (!isConst(b->min, &lo) || lo != 0 || !isConst(b->step, &step) || step != 1 || hasLoad(b->end))
-    return k;
+  if (!countsFromZero(b) || hasLoad(b->end)) return k;
   // The arrays indexed by b: X[b][...] with b in no other subscript, in every access to X.
   std::map<std::string, Expr> slices;  // array -> elements of one slice
   std::set<std::string> whole;         // arrays accessed without b

@@ -429,6 +429,13 @@ void startLanes(const std::vector<Stmt> &before, const std::vector<std::string> 
   }
 }
 
+size_t firstSerialLoop(const std::vector<Stmt> &body) {
+  size_t l = 0;
+  while (l < body.size() && (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial))
+    ++l;
+  return l;
+}
+
 std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
   if (!k.reductions.empty() || !k.atomicArrays.empty()) return std::nullopt;
   const std::vector<Stmt> &top = k.body->stmts;
@@ -440,9 +447,7 @@ std::optional<LaneLoop> findLaneLoop(const Kernel &k) {
   const std::vector<Stmt> &body = ll.body;
   // The reduction loop: the first serial loop, whose accumulators the statements before it
   // declare (several: gesummv's two sums, each its own partial sums).
-  size_t l = 0;
-  while (l < body.size() && (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial))
-    ++l;
+  const size_t l = firstSerialLoop(body);
   if (l == body.size()) return std::nullopt;
   std::vector<Stmt> before(body.begin(), body.begin() + l);
   // The thread's scalars declared before its index, read nowhere after its guarded body.

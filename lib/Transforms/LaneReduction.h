@@ -28,6 +28,9 @@ struct LaneLoop {
   bool stores = false;         // the loop also stores into arrays (independent iterations)
 };
 
+// The index of the first serial loop among `body`, or its size where there is none.
+size_t firstSerialLoop(const std::vector<ir::Stmt> &body);
+
 // The reduction loop of `k` (no reductions across threads, no atomics), or nullopt.
 std::optional<LaneLoop> findLaneLoop(const ir::Kernel &k);
 

@@ -49,8 +49,7 @@ struct Scan {
 };
 
 std::optional<Scan> findScan(const Kernel &k, const std::vector<Stmt> &body, const std::string &index) {
-  size_t l = 0;
-  while (l < body.size() && (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial)) ++l;
+  const size_t l = firstSerialLoop(body);
   if (l == body.size()) return std::nullopt;
   const Stmt &loop = body[l];
   int64_t step = 0;
@@ -116,8 +115,7 @@ std::optional<Scan> findScan(const Kernel &k, const std::vector<Stmt> &body, con
 // starts from the element before the first, `s += Y[e]; Y[e] = s;`. Returns the guarded body in
 // that form (the start read only where the loop runs), or the body as it was.
 std::vector<Stmt> runningSumForm(const Kernel &k, const std::vector<Stmt> &body) {
-  size_t l = 0;
-  while (l < body.size() && (body[l]->kind != StmtKind::For || body[l]->loopKind != LoopKind::Serial)) ++l;
+  const size_t l = firstSerialLoop(body);
   if (l == body.size()) return body;
   const Stmt &loop = body[l];
   std::vector<Stmt> stmts = statementsOf(loop->body);
@@ -126,20 +124,14 @@ std::vector<Stmt> runningSumForm(const Kernel &k, const std::vector<Stmt> &body)
   const Stmt &st = stmts[0];
   const Expr &e = st->indices[0];
   const Param *y = k.findParam(st->name);
-  if (!y || !y->isArray) return body;
+  std::optional<ElementUpdate> update = elementUpdate(st);
+  if (!y || !y->isArray || !update || update->subtract) return body;
+  // The addend: the element before, along the loop.
   const Expr previous = simplify(substitute(e, {{loop->name, sub(var(loop->name, loop->type), intImm(1))}}));
-  auto isPrevious = [&](const Expr &x) {
-    return x->kind == ExprKind::Load && x->name == st->name && equal(simplify(x->operands[0]), previous);
-  };
-  auto isOwn = [&](const Expr &x) {
-    return x->kind == ExprKind::Load && x->name == st->name && equal(x->operands[0], e);
-  };
-  const Expr &v = st->value;
-  bool inPlace = (st->op == "+=" && isPrevious(v)) ||
-                 (st->op == "=" && v->kind == ExprKind::Binary && v->name == "+" &&
-                  ((isOwn(v->operands[0]) && isPrevious(v->operands[1])) ||
-                   (isPrevious(v->operands[0]) && isOwn(v->operands[1]))));
-  if (!inPlace) return body;
+  const Expr &addend = update->addend;
+  if (addend->kind != ExprKind::Load || addend->name != st->name ||
+      !equal(simplify(addend->operands[0]), previous))
+    return body;
   const std::string sum = freshName(k, "running");
   const Expr start = substitute(e, {{loop->name, sub(loop->min, intImm(1))}});
   Expr first = select(lt(loop->min, loop->end), load(st->name, {simplify(start)}, y->type), zeroOf(y->type));
@@ -156,7 +148,7 @@ std::vector<Stmt> runningSumForm(const Kernel &k, const std::vector<Stmt> &body)
 
 }  // namespace
 
-Kernel laneScan(const Kernel &k, const PassContext &ctx) {
+Kernel laneScan(const Kernel &k, const PassContext &) {
   if (k.grid.size() != 1 || !equal(k.grid[0].perBlock, var(k.macro("BLOCKSIZE"))) ||
       !k.reductions.empty() || !k.atomicArrays.empty() || k.finish)
     return k;
@@ -174,12 +166,7 @@ Kernel laneScan(const Kernel &k, const PassContext &ctx) {
   if (!setsOnlyLocals(before, {})) return k;
   // The rest reads the final sum on lane 0; it may not read what the loop stores.
   for (const Stmt &st : after)
-    visitStmt(st, nullptr, [&](const Expr &x) {
-      visitExpr(x, [&](const Expr &n) {
-        if (n->kind == ExprKind::Load && n->name == scan->store->name) scan.reset();
-      });
-    });
-  if (!scan) return k;
+    if (effectsOf(st).loaded.count(scan->store->name)) return k;
 
   const Expr blockSize = var(k.macro("BLOCKSIZE")), lanes = var(freshName(k, "lanes"));
   const std::string lane = freshName(k, "lane"), chunk = freshName(k, loop->name + "_chunk");
@@ -199,14 +186,8 @@ Kernel laneScan(const Kernel &k, const PassContext &ctx) {
   out.push_back(Stmt(slotArray));
   // The statements before the loop, every lane; the sum of a row past the end is zero.
   std::vector<Stmt> declared, guarded;
-  for (const Stmt &st : before) {
-    if (st->kind != StmtKind::Decl) {
-      guarded.push_back(st);
-      continue;
-    }
-    declared.push_back(withLoc(decl(st->name, st->type), st->loc));
-    if (st->value) guarded.push_back(withLoc(assign(st->name, "=", st->value), st->loc));
-  }
+  std::vector<Type> noSums;  // every lane starts the sum from its value, as a maximum
+  startLanes(before, {}, {}, noSums, lane, declared, guarded);
   out.insert(out.end(), declared.begin(), declared.end());
   out.push_back(ifThen(guardCond, block(guarded), block({assign(scan->sum, "=", zeroOf(scan->type))})));
   // A chunk of LANES x ITEMS iterations a trip, the same trips for every lane of the block: the
@@ -241,9 +222,7 @@ Kernel laneScan(const Kernel &k, const PassContext &ctx) {
   result.body = withLoc(block(out), k.body->loc);
   result.grid[0].perBlock = div(blockSize, var(k.macro("LANES")));
   result.passes.push_back("LaneScan");
-  std::vector<int> values;
-  for (int n = 4; n <= 32 && n <= std::max(32, ctx.options.blockSize.min); n *= 2) values.push_back(n);
-  result.tuning.push_back({"LANES", k.macro("LANES"), values, 32});
+  result.tuning.push_back({"LANES", k.macro("LANES"), {4, 8, 16, 32}, 32});
   // 8 measured best on an H100 (bench/results/h100-2026-11-26-s21/scan-5): 1031 x 65537 0.65x the
   // copy bandwidth against 0.47x at 4, 0.17x at 1; the other shapes within 2% of 4.
   result.tuning.push_back({"ITEMS", k.macro("ITEMS"), {1, 2, 4, 8}, 8});

@@ -51,6 +51,21 @@ bool hasLoad(const Expr &e) {
   return found;
 }
 
+void visitAccesses(const Stmt &s,
+                   const std::function<void(const std::string &, const std::vector<Expr> &)> &f) {
+  if (!s) return;
+  visitStmt(
+      s, [&](const Stmt &n) { if (n->kind == StmtKind::Store) f(n->name, n->indices); },
+      [&](const Expr &e) {
+        visitExpr(e, [&](const Expr &x) { if (x->kind == ExprKind::Load) f(x->name, x->operands); });
+      });
+}
+
+bool countsFromZero(const Stmt &loop) {
+  int64_t lo = -1, step = 0;
+  return isConst(loop->min, &lo) && lo == 0 && isConst(loop->step, &step) && step == 1;
+}
+
 bool storesTo(const Stmt &s, const std::string &array) {
   bool found = false;
   if (s) visitStmt(s, [&](const Stmt &n) { found |= n->kind == StmtKind::Store && n->name == array; });

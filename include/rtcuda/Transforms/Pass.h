@@ -5,6 +5,7 @@
 #include "rtcuda/IR/IR.h"
 #include "rtcuda/Support/Diagnostics.h"
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -103,6 +104,12 @@ std::string reorderBlocker(const ir::Stmt &loop);
 std::optional<int64_t> stride(const ir::Expr &index, const std::string &v);
 // Whether `e` reads any array element.
 bool hasLoad(const ir::Expr &e);
+// Every array access of `s` (null: none), stores and loads, in visitStmt's order: the array and
+// its subscripts.
+void visitAccesses(const ir::Stmt &s,
+                   const std::function<void(const std::string &, const std::vector<ir::Expr> &)> &f);
+// Whether `loop` runs from 0 in steps of 1.
+bool countsFromZero(const ir::Stmt &loop);
 // Whether any statement of `s` (null: none) stores to `array`.
 bool storesTo(const ir::Stmt &s, const std::string &array);
 // Whether `e` is the variable `name`.
